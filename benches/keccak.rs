@@ -1,0 +1,59 @@
+//! Keccak-256 throughput: asmcrypto against the `sha3` and `tiny-keccak` crates.
+//!
+//! `cargo bench --bench keccak`; one group per input size.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use sha3::Digest;
+use std::hint::black_box;
+use std::time::Duration;
+use tiny_keccak::Hasher;
+
+fn tiny_keccak256(data: &[u8]) -> [u8; 32] {
+    let mut h = tiny_keccak::Keccak::v256();
+    h.update(data);
+    let mut out = [0u8; 32];
+    h.finalize(&mut out);
+    out
+}
+
+fn sha3_keccak256(data: &[u8]) -> [u8; 32] {
+    sha3::Keccak256::digest(data).into()
+}
+
+fn keccak(c: &mut Criterion) {
+    let sizes: [(usize, &str); 6] = [
+        (0, "0B"),
+        (32, "32B"),
+        (64, "64B"),
+        (136, "136B"),
+        (1 << 10, "1KiB"),
+        (1 << 20, "1MiB"),
+    ];
+    for (len, label) in sizes {
+        // Deterministic, non-constant input.
+        let data: Vec<u8> = (0..len).map(|i| (i * 131 + 7) as u8).collect();
+        assert_eq!(asmcrypto::keccak256(&data), sha3_keccak256(&data));
+
+        let mut group = c.benchmark_group(format!("keccak256/{label}"));
+        group
+            .throughput(Throughput::Bytes(len as u64))
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(2));
+        if len >= 1 << 20 {
+            group.sample_size(10);
+        }
+        group.bench_function(BenchmarkId::from_parameter("asmcrypto"), |b| {
+            b.iter(|| asmcrypto::keccak256(black_box(&data)))
+        });
+        group.bench_function(BenchmarkId::from_parameter("sha3"), |b| {
+            b.iter(|| sha3_keccak256(black_box(&data)))
+        });
+        group.bench_function(BenchmarkId::from_parameter("tiny-keccak"), |b| {
+            b.iter(|| tiny_keccak256(black_box(&data)))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, keccak);
+criterion_main!(benches);

@@ -1,0 +1,77 @@
+//! Generates the static ecmult tables: the odd multiples (2i+1)·B, i < 8192, of B = G and
+//! B = 2¹²⁸·G, as affine points (x then y, four little-endian 64-bit words each), written
+//! to OUT_DIR. The arithmetic is the crate's own field and group code, compiled in here.
+
+#![allow(dead_code)]
+
+#[path = "src/secp256k1/field.rs"]
+mod field;
+#[cfg(target_arch = "x86_64")]
+#[path = "src/secp256k1/field_adx.rs"]
+mod field_adx;
+#[path = "src/secp256k1/group.rs"]
+mod group;
+#[path = "src/secp256k1/modinv.rs"]
+mod modinv;
+
+use field::FieldElement;
+use group::{Affine, G, Jacobian};
+use std::path::Path;
+
+/// Must match `ecmult::WINDOW_G`: the tables hold 2^(15−2) entries.
+const TABLE_LEN: usize = 1 << 13;
+
+fn main() {
+    for f in [
+        "build.rs",
+        "src/secp256k1/field.rs",
+        "src/secp256k1/field_adx.rs",
+        "src/secp256k1/group.rs",
+        "src/secp256k1/modinv.rs",
+    ] {
+        println!("cargo:rerun-if-changed={f}");
+    }
+    let out = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
+    let out = Path::new(&out);
+    write_table(&out.join("pre_g.bin"), &G);
+    let mut g128 = G.to_jacobian();
+    for _ in 0..128 {
+        g128 = g128.double_var();
+    }
+    write_table(&out.join("pre_g128.bin"), &g128.to_affine_var());
+}
+
+fn write_table(path: &Path, base: &Affine) {
+    // Jacobian odd multiples, then one batched inversion of all Z (Montgomery's trick).
+    let two = base.to_jacobian().double_var();
+    let mut pts: Vec<Jacobian> = Vec::with_capacity(TABLE_LEN);
+    let mut acc = base.to_jacobian();
+    for _ in 0..TABLE_LEN {
+        pts.push(acc);
+        acc = acc.add_var(&two);
+    }
+    let mut prefix: Vec<FieldElement> = Vec::with_capacity(TABLE_LEN);
+    let mut running = FieldElement::ONE;
+    for p in &pts {
+        running = running.mul(&p.z);
+        prefix.push(running);
+    }
+    let mut inv = running.inv_var();
+    let mut bytes = vec![0u8; TABLE_LEN * 64];
+    for i in (0..TABLE_LEN).rev() {
+        let zinv = if i == 0 { inv } else { inv.mul(&prefix[i - 1]) };
+        inv = inv.mul(&pts[i].z);
+        let a = pts[i].to_affine_with_zinv(&zinv);
+        assert!(a.is_on_curve_var(), "table point off the curve");
+        let e = &mut bytes[64 * i..64 * i + 64];
+        for (k, w) in
+            a.x.to_u64x4()
+                .iter()
+                .chain(a.y.to_u64x4().iter())
+                .enumerate()
+        {
+            e[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    std::fs::write(path, bytes).expect("cannot write the ecmult table to OUT_DIR");
+}

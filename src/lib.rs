@@ -1,0 +1,41 @@
+//! # asmcrypto
+//!
+//! Fast Ethereum signature recovery: secp256k1 ECDSA public-key recovery followed by
+//! Keccak-256 of the key, as every Ethereum node does for every transaction and as the
+//! EVM's `ecrecover` precompile (address `0x01`) does inside contracts.
+//!
+//! The crate has no dependencies and no `unsafe` outside CPU intrinsics.
+//!
+//! ```
+//! // A transaction signature (r ‖ s ‖ v) over its signing hash.
+//! let hash: [u8; 32] = hex32("c8f2345bc628763f2f8324d099b26070e9a4f73d1ee8d654fd8537f59db8b4c6");
+//! let mut sig = [0u8; 65];
+//! sig[..32].copy_from_slice(&hex32("2ab9adbf933ea82559c127cf688532d1930b3d352748c2065a55759f5b84d750"));
+//! sig[32..64].copy_from_slice(&hex32("7d9f53ffe4dd1d297b64738fee7f448a9523ff58f411595c9a148c3cfeee6c28"));
+//! sig[64] = 0;
+//! let sender = asmcrypto::recover_address(&hash, &sig).unwrap();
+//! # let _ = sender;
+//! # fn hex32(s: &str) -> [u8; 32] {
+//! #     let mut out = [0u8; 32];
+//! #     for i in 0..32 { out[i] = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap(); }
+//! #     out
+//! # }
+//! ```
+//!
+//! ## Variable time
+//!
+//! Everything in this crate runs in **variable time**: branches and memory accesses depend
+//! on the values being processed. That is sound here because every input of recovery — the
+//! message hash, the signature and the recovered public key — is public. Do not reuse the
+//! arithmetic in this crate for anything that handles secrets (signing, key derivation, ECDH).
+
+#![deny(missing_docs)]
+
+mod error;
+mod keccak;
+mod recover;
+mod secp256k1;
+
+pub use error::Error;
+pub use keccak::{Keccak256, keccak256};
+pub use recover::{ecrecover, ecrecover_precompile, recover_address, recover_public_key};

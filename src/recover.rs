@@ -1,0 +1,220 @@
+//! Single-signature recovery entry points and the precompile input format.
+
+use crate::error::Error;
+use crate::keccak::keccak256_64;
+use crate::secp256k1::ecmult::ecmult_var;
+use crate::secp256k1::field::FieldElement;
+use crate::secp256k1::group::Affine;
+use crate::secp256k1::scalar::{N, Scalar};
+
+/// A signature whose r and s passed the range checks, with the recovery id reduced to
+/// 0..=3 (bit 0: parity of R's y; bit 1: R's x is r + n).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checked {
+    pub r: Scalar,
+    pub s: Scalar,
+    pub recid: u8,
+    /// The message hash reduced mod n.
+    pub msg: Scalar,
+}
+
+/// Maps an Ethereum `v` (0, 1, 27 or 28) to the y parity.
+#[inline]
+pub(crate) fn parity_from_v(v: u8) -> Result<u8, Error> {
+    match v {
+        0 | 1 => Ok(v),
+        27 | 28 => Ok(v - 27),
+        _ => Err(Error::InvalidRecoveryId(v)),
+    }
+}
+
+/// Range checks of r and s (both in [1, n−1]); `recid` must already be in 0..=3.
+#[inline]
+pub(crate) fn check(
+    hash: &[u8; 32],
+    r: &[u8; 32],
+    s: &[u8; 32],
+    recid: u8,
+) -> Result<Checked, Error> {
+    debug_assert!(recid <= 3);
+    let r = Scalar::from_bytes(r)
+        .filter(|r| !r.is_zero())
+        .ok_or(Error::InvalidR)?;
+    let s = Scalar::from_bytes(s)
+        .filter(|s| !s.is_zero())
+        .ok_or(Error::InvalidS)?;
+    Ok(Checked {
+        r,
+        s,
+        recid,
+        msg: Scalar::from_bytes_reduced(hash),
+    })
+}
+
+/// The x-coordinate of R as a field element: r, or r + n for recovery ids 2 and 3
+/// (`None` if that is not below p).
+#[inline]
+pub(crate) fn r_x(c: &Checked) -> Option<FieldElement> {
+    let mut w = c.r.0;
+    if c.recid & 2 != 0 {
+        let mut carry = 0u128;
+        for (wi, ni) in w.iter_mut().zip(N) {
+            let t = *wi as u128 + ni as u128 + carry;
+            *wi = t as u64;
+            carry = t >> 64;
+        }
+        if carry != 0 {
+            return None;
+        }
+    }
+    let mut bytes = [0u8; 32];
+    for i in 0..4 {
+        bytes[8 * i..8 * i + 8].copy_from_slice(&w[3 - i].to_be_bytes());
+    }
+    FieldElement::from_bytes(&bytes)
+}
+
+/// Q = r⁻¹·(s·R − m·G) as an affine point.
+pub(crate) fn recover_point(c: &Checked) -> Result<Affine, Error> {
+    let x = r_x(c).ok_or(Error::NotOnCurve)?;
+    let big_r = Affine::from_x_var(&x, c.recid & 1 == 1).ok_or(Error::NotOnCurve)?;
+    let rinv = c.r.inv_var();
+    let u1 = c.msg.mul(&rinv).negate();
+    let u2 = c.s.mul(&rinv);
+    let q = ecmult_var(&big_r, &u2, &u1);
+    if q.infinity {
+        return Err(Error::PointAtInfinity);
+    }
+    Ok(q.to_affine_var())
+}
+
+/// X ‖ Y, 64 bytes.
+#[inline]
+pub(crate) fn serialize(q: &Affine) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    out[..32].copy_from_slice(&q.x.to_bytes());
+    out[32..].copy_from_slice(&q.y.to_bytes());
+    out
+}
+
+/// The last 20 bytes of keccak256(X ‖ Y).
+#[inline]
+pub(crate) fn address_of(pubkey: &[u8; 64]) -> [u8; 20] {
+    let h = keccak256_64(pubkey);
+    let mut a = [0u8; 20];
+    a.copy_from_slice(&h[12..]);
+    a
+}
+
+fn split_sig(sig: &[u8]) -> ([u8; 32], [u8; 32]) {
+    let mut r = [0u8; 32];
+    let mut s = [0u8; 32];
+    r.copy_from_slice(&sig[..32]);
+    s.copy_from_slice(&sig[32..64]);
+    (r, s)
+}
+
+/// Recovers the uncompressed public key X ‖ Y (64 bytes, without the 0x04 prefix) that
+/// produced `sig = r ‖ s ‖ v` over the 32-byte message `hash`.
+///
+/// `v` may be 0, 1, 27 or 28 (the parity of R's y-coordinate, optionally offset by 27 as
+/// in legacy Ethereum signatures; EIP-155 chain-id encodings must be reduced by the
+/// caller). `s` above n/2 is accepted: the low-s rule belongs to transaction validation.
+///
+/// ```
+/// # let (hash, sig) = asmcrypto_doc_sample();
+/// let key = asmcrypto::recover_public_key(&hash, &sig).unwrap();
+/// assert_eq!(&asmcrypto::keccak256(&key)[12..], &asmcrypto::recover_address(&hash, &sig).unwrap());
+/// # fn asmcrypto_doc_sample() -> ([u8; 32], [u8; 65]) {
+/// #     let h = "c8f2345bc628763f2f8324d099b26070e9a4f73d1ee8d654fd8537f59db8b4c6";
+/// #     let r = "2ab9adbf933ea82559c127cf688532d1930b3d352748c2065a55759f5b84d750";
+/// #     let s = "7d9f53ffe4dd1d297b64738fee7f448a9523ff58f411595c9a148c3cfeee6c28";
+/// #     let x = |s: &str, out: &mut [u8]| for i in 0..32 { out[i] = u8::from_str_radix(&s[2*i..2*i+2], 16).unwrap() };
+/// #     let mut hash = [0u8; 32]; x(h, &mut hash);
+/// #     let mut sig = [0u8; 65]; x(r, &mut sig[..32]); x(s, &mut sig[32..64]); sig[64] = 0;
+/// #     (hash, sig)
+/// # }
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidRecoveryId`] for any other `v`; [`Error::InvalidR`] / [`Error::InvalidS`]
+/// if r or s is zero or ≥ n; [`Error::NotOnCurve`] if r is not the x-coordinate of a curve
+/// point; [`Error::PointAtInfinity`] if the key would be the point at infinity.
+pub fn recover_public_key(hash: &[u8; 32], sig: &[u8; 65]) -> Result<[u8; 64], Error> {
+    let recid = parity_from_v(sig[64])?;
+    let (r, s) = split_sig(sig);
+    let c = check(hash, &r, &s, recid)?;
+    recover_point(&c).map(|q| serialize(&q))
+}
+
+/// Recovers the 20-byte Ethereum address (the last 20 bytes of keccak256(X ‖ Y)) of the
+/// key that produced `sig = r ‖ s ‖ v` over `hash`. Same inputs and errors as
+/// [`recover_public_key`].
+///
+/// ```
+/// // Signature of a real transaction, signed by 0xa94f5374fce5edbc8e2a8697c15331677e6ebf0b.
+/// let hex = |s: &str| (0..s.len() / 2).map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap()).collect::<Vec<u8>>();
+/// let hash: [u8; 32] = hex("c8f2345bc628763f2f8324d099b26070e9a4f73d1ee8d654fd8537f59db8b4c6").try_into().unwrap();
+/// let mut sig = [0u8; 65];
+/// sig[..32].copy_from_slice(&hex("2ab9adbf933ea82559c127cf688532d1930b3d352748c2065a55759f5b84d750"));
+/// sig[32..64].copy_from_slice(&hex("7d9f53ffe4dd1d297b64738fee7f448a9523ff58f411595c9a148c3cfeee6c28"));
+/// sig[64] = 0;
+/// let addr = asmcrypto::recover_address(&hash, &sig).unwrap();
+/// assert_eq!(addr.to_vec(), hex("a94f5374fce5edbc8e2a8697c15331677e6ebf0b"));
+/// ```
+pub fn recover_address(hash: &[u8; 32], sig: &[u8; 65]) -> Result<[u8; 20], Error> {
+    recover_public_key(hash, sig).map(|k| address_of(&k))
+}
+
+/// Drop-in for revm's `secp256k1_ecrecover` crypto hook: recovers the key of the 64-byte
+/// compact signature `r ‖ s` with recovery id `recid` over `msg`, and returns
+/// keccak256(X ‖ Y) with its first 12 bytes zeroed (the address as a 32-byte word).
+///
+/// `recid` is libsecp256k1's recovery id: 0..=3, where bit 0 is the y parity and bit 1
+/// selects x = r + n (only possible for r < p − n). Anything above 3 is
+/// [`Error::InvalidRecoveryId`]. Other errors as for [`recover_public_key`].
+///
+/// ```
+/// // r = s = 0 is not a signature.
+/// assert!(asmcrypto::ecrecover(&[0u8; 64], 0, &[0u8; 32]).is_err());
+/// ```
+pub fn ecrecover(sig: &[u8; 64], recid: u8, msg: &[u8; 32]) -> Result<[u8; 32], Error> {
+    if recid > 3 {
+        return Err(Error::InvalidRecoveryId(recid));
+    }
+    let (r, s) = split_sig(sig);
+    let c = check(msg, &r, &s, recid)?;
+    let q = recover_point(&c)?;
+    let mut h = crate::keccak::keccak256_64(&serialize(&q));
+    h[..12].fill(0);
+    Ok(h)
+}
+
+/// The EVM `ecrecover` precompile (address 0x01), byte for byte.
+///
+/// `input` is right-padded with zeros to 128 bytes (bytes past 128 are ignored) and read as
+/// hash (32) ‖ v (32-byte big-endian word, must be exactly 27 or 28) ‖ r (32) ‖ s (32).
+/// Returns the 32-byte output word (12 zero bytes, then the address), or `None` for the
+/// empty output that the precompile returns on any failure.
+///
+/// ```
+/// assert_eq!(asmcrypto::ecrecover_precompile(&[]), None);
+/// ```
+pub fn ecrecover_precompile(input: &[u8]) -> Option<[u8; 32]> {
+    let mut buf = [0u8; 128];
+    let n = input.len().min(128);
+    buf[..n].copy_from_slice(&input[..n]);
+    let (hash, rest) = buf.split_at(32);
+    let (v, rs) = rest.split_at(32);
+    if v[..31].iter().any(|&b| b != 0) || !(v[31] == 27 || v[31] == 28) {
+        return None;
+    }
+    let mut h = [0u8; 32];
+    h.copy_from_slice(hash);
+    let (r, s) = split_sig(rs);
+    let c = check(&h, &r, &s, v[31] - 27).ok()?;
+    let q = recover_point(&c).ok()?;
+    let mut out = [0u8; 32];
+    out[12..].copy_from_slice(&address_of(&serialize(&q)));
+    Some(out)
+}

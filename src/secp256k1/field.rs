@@ -1,0 +1,598 @@
+//! Arithmetic modulo the secp256k1 field prime p = 2²⁵⁶ − 2³² − 977.
+//!
+//! Representation: four little-endian 64-bit limbs holding any value below 2²⁵⁶ (so p..2²⁵⁶
+//! are non-canonical forms of 0..2³²+977). Every operation accepts and returns this
+//! "weakly reduced" form, using 2²⁵⁶ ≡ 2³² + 977 (mod p) to fold carries and borrows;
+//! [`FieldElement::normalize`] gives the canonical value below p.
+//!
+//! Everything here is variable time; see the crate docs.
+
+// `FieldElement` is also compiled into build.rs (to generate the ecmult tables), where much
+// of it is unused.
+#![allow(dead_code)]
+
+use super::modinv::{self, ModInfo, Signed62};
+
+/// 2²⁵⁶ mod p.
+const P_C: u64 = 0x1_0000_03D1;
+/// p as little-endian words.
+const P: [u64; 4] = [
+    0xFFFF_FFFE_FFFF_FC2F,
+    0xFFFF_FFFF_FFFF_FFFF,
+    0xFFFF_FFFF_FFFF_FFFF,
+    0xFFFF_FFFF_FFFF_FFFF,
+];
+
+/// p in the signed-62 form used by the safegcd inverse.
+const P_MODINFO: ModInfo = ModInfo::new(P);
+
+/// An element of GF(p): four 64-bit limbs, value below 2²⁵⁶, congruent to the element.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldElement(pub(crate) [u64; 4]);
+
+#[inline(always)]
+fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
+    let t = a as u128 + b as u128 + carry as u128;
+    (t as u64, (t >> 64) as u64)
+}
+
+#[inline(always)]
+fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
+    let t = (a as u128).wrapping_sub(b as u128 + borrow as u128);
+    (t as u64, (t >> 127) as u64)
+}
+
+#[inline(always)]
+fn mac(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
+    let t = acc as u128 + a as u128 * b as u128 + carry as u128;
+    (t as u64, (t >> 64) as u64)
+}
+
+impl FieldElement {
+    /// 0.
+    pub const ZERO: Self = Self([0; 4]);
+    /// 1.
+    pub const ONE: Self = Self([1, 0, 0, 0]);
+    /// 7, the constant b of y² = x³ + 7.
+    pub const B: Self = Self([7, 0, 0, 0]);
+    /// β, a primitive cube root of unity mod p: (x, y) ↦ (βx, y) is the endomorphism λ·P.
+    pub const BETA: Self = Self([
+        0xc139_6c28_7195_01ee,
+        0x9cf0_4975_12f5_8995,
+        0x6e64_479e_ac34_34e9,
+        0x7ae9_6a2b_657c_0710,
+    ]);
+
+    /// From four little-endian 64-bit words (any value below 2²⁵⁶).
+    pub const fn from_u64x4(w: [u64; 4]) -> Self {
+        Self(w)
+    }
+
+    /// To four little-endian 64-bit words (of the weakly reduced form; normalize first for
+    /// the canonical value).
+    pub fn to_u64x4(self) -> [u64; 4] {
+        self.0
+    }
+
+    /// Parses 32 big-endian bytes. Returns `None` if the value is not below p.
+    pub fn from_bytes(b: &[u8; 32]) -> Option<Self> {
+        let w = words_from_be(b);
+        if is_ge_p(&w) { None } else { Some(Self(w)) }
+    }
+
+    /// 32 big-endian bytes of the canonical value.
+    pub fn to_bytes(self) -> [u8; 32] {
+        let w = self.normalize().0;
+        let mut out = [0u8; 32];
+        for i in 0..4 {
+            out[8 * i..8 * i + 8].copy_from_slice(&w[3 - i].to_be_bytes());
+        }
+        out
+    }
+
+    /// True if the limbs hold the canonical value (below p).
+    pub fn is_normalized(&self) -> bool {
+        !is_ge_p(&self.0)
+    }
+
+    /// The canonical representative, below p.
+    #[inline]
+    pub fn normalize(&self) -> Self {
+        if is_ge_p(&self.0) {
+            // Subtract p = add 2²⁵⁶ − p and drop the carry out of bit 256.
+            let (r0, c) = adc(self.0[0], P_C, 0);
+            let (r1, c) = adc(self.0[1], 0, c);
+            let (r2, c) = adc(self.0[2], 0, c);
+            let (r3, _) = adc(self.0[3], 0, c);
+            Self([r0, r1, r2, r3])
+        } else {
+            *self
+        }
+    }
+
+    /// True if the element is ≡ 0 mod p.
+    #[inline]
+    pub fn normalizes_to_zero_var(&self) -> bool {
+        let [a0, a1, a2, a3] = self.0;
+        (a0 | a1 | a2 | a3) == 0 || (a0 == P[0] && (a1 & a2 & a3) == u64::MAX)
+    }
+
+    /// True if `self ≡ other (mod p)`.
+    pub fn equals_var(&self, other: &Self) -> bool {
+        self.sub(other).normalizes_to_zero_var()
+    }
+
+    /// True if the element is ≡ 0.
+    pub fn is_zero(&self) -> bool {
+        self.normalizes_to_zero_var()
+    }
+
+    /// True if the canonical value is odd.
+    pub fn is_odd(&self) -> bool {
+        self.normalize().0[0] & 1 == 1
+    }
+
+    /// Folds a carry word `c` out of bit 256 back in: r + c·2²⁵⁶ ≡ r + c·P_C.
+    #[inline(always)]
+    fn fold(r: [u64; 4], c: u64) -> Self {
+        let t = c as u128 * P_C as u128;
+        let (r0, k) = adc(r[0], t as u64, 0);
+        let (r1, k) = adc(r[1], (t >> 64) as u64, k);
+        let (r2, k) = adc(r[2], 0, k);
+        let (r3, k) = adc(r[3], 0, k);
+        if k == 0 {
+            Self([r0, r1, r2, r3])
+        } else {
+            // Wrapped past 2²⁵⁶ (rare): the value is now below 2⁹⁸, so adding P_C for the
+            // lost 2²⁵⁶ cannot wrap again.
+            let (r0, k) = adc(r0, P_C, 0);
+            let (r1, k) = adc(r1, 0, k);
+            let (r2, k) = adc(r2, 0, k);
+            Self([r0, r1, r2, r3 + k])
+        }
+    }
+
+    /// `self + other`.
+    #[inline(always)]
+    pub fn add(&self, other: &Self) -> Self {
+        let (r0, c) = adc(self.0[0], other.0[0], 0);
+        let (r1, c) = adc(self.0[1], other.0[1], c);
+        let (r2, c) = adc(self.0[2], other.0[2], c);
+        let (r3, c) = adc(self.0[3], other.0[3], c);
+        Self::fold_bit([r0, r1, r2, r3], c)
+    }
+
+    /// `self · 2^k` for 1 ≤ k ≤ 8, by shifting.
+    #[inline(always)]
+    pub fn shl(&self, k: u32) -> Self {
+        debug_assert!((1..=8).contains(&k));
+        let a = &self.0;
+        let c = a[3] >> (64 - k);
+        let r = [
+            a[0] << k,
+            a[1] << k | a[0] >> (64 - k),
+            a[2] << k | a[1] >> (64 - k),
+            a[3] << k | a[2] >> (64 - k),
+        ];
+        Self::fold(r, c)
+    }
+
+    /// Folds a carry bit (0 or 1) out of bit 256: r + c·P_C.
+    #[inline(always)]
+    fn fold_bit(r: [u64; 4], c: u64) -> Self {
+        let (r0, k) = adc(r[0], c.wrapping_neg() & P_C, 0);
+        let (r1, k) = adc(r[1], 0, k);
+        let (r2, k) = adc(r[2], 0, k);
+        let (r3, k) = adc(r[3], 0, k);
+        if k == 0 {
+            Self([r0, r1, r2, r3])
+        } else {
+            let (r0, k) = adc(r0, P_C, 0);
+            let (r1, k) = adc(r1, 0, k);
+            let (r2, k) = adc(r2, 0, k);
+            Self([r0, r1, r2, r3 + k])
+        }
+    }
+
+    /// `self − other`.
+    #[inline(always)]
+    pub fn sub(&self, other: &Self) -> Self {
+        let (r0, b) = sbb(self.0[0], other.0[0], 0);
+        let (r1, b) = sbb(self.0[1], other.0[1], b);
+        let (r2, b) = sbb(self.0[2], other.0[2], b);
+        let (r3, b) = sbb(self.0[3], other.0[3], b);
+        // A borrow added 2²⁵⁶ ≡ P_C: take P_C away again.
+        let (r0, b) = sbb(r0, b.wrapping_neg() & P_C, 0);
+        let (r1, b) = sbb(r1, 0, b);
+        let (r2, b) = sbb(r2, 0, b);
+        let (r3, b) = sbb(r3, 0, b);
+        if b == 0 {
+            Self([r0, r1, r2, r3])
+        } else {
+            // Borrowed again (rare): the value is now just below 2²⁵⁶, so one more P_C
+            // cannot borrow a third time.
+            let (r0, b) = sbb(r0, P_C, 0);
+            let (r1, b) = sbb(r1, 0, b);
+            let (r2, b) = sbb(r2, 0, b);
+            Self([r0, r1, r2, r3 - b])
+        }
+    }
+
+    /// `−self`.
+    #[inline(always)]
+    pub fn neg(&self) -> Self {
+        Self::ZERO.sub(self)
+    }
+
+    /// `self · k` for a small integer k.
+    #[inline(always)]
+    pub fn mul_int(&self, k: u64) -> Self {
+        let (r0, c) = mac(0, self.0[0], k, 0);
+        let (r1, c) = mac(0, self.0[1], k, c);
+        let (r2, c) = mac(0, self.0[2], k, c);
+        let (r3, c) = mac(0, self.0[3], k, c);
+        Self::fold([r0, r1, r2, r3], c)
+    }
+
+    /// `self · other mod p`.
+    #[inline(always)]
+    pub fn mul(&self, other: &Self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if has_adx() {
+            return Self(super::field_adx::mul(&self.0, &other.0));
+        }
+        self.mul_portable(other)
+    }
+
+    /// `self²` mod p.
+    #[inline(always)]
+    pub fn sqr(&self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if has_adx() {
+            return Self(super::field_adx::sqr(&self.0));
+        }
+        self.sqr_portable()
+    }
+
+    /// `self · other mod p`, portable Rust.
+    #[inline(always)]
+    pub fn mul_portable(&self, other: &Self) -> Self {
+        let a = &self.0;
+        let b = &other.0;
+        let (r0, c) = mac(0, a[0], b[0], 0);
+        let (r1, c) = mac(0, a[0], b[1], c);
+        let (r2, c) = mac(0, a[0], b[2], c);
+        let (r3, r4) = mac(0, a[0], b[3], c);
+
+        let (r1, c) = mac(r1, a[1], b[0], 0);
+        let (r2, c) = mac(r2, a[1], b[1], c);
+        let (r3, c) = mac(r3, a[1], b[2], c);
+        let (r4, r5) = mac(r4, a[1], b[3], c);
+
+        let (r2, c) = mac(r2, a[2], b[0], 0);
+        let (r3, c) = mac(r3, a[2], b[1], c);
+        let (r4, c) = mac(r4, a[2], b[2], c);
+        let (r5, r6) = mac(r5, a[2], b[3], c);
+
+        let (r3, c) = mac(r3, a[3], b[0], 0);
+        let (r4, c) = mac(r4, a[3], b[1], c);
+        let (r5, c) = mac(r5, a[3], b[2], c);
+        let (r6, r7) = mac(r6, a[3], b[3], c);
+        reduce512([r0, r1, r2, r3, r4, r5, r6, r7])
+    }
+
+    /// `self² mod p`, portable Rust.
+    #[inline(always)]
+    pub fn sqr_portable(&self) -> Self {
+        let a = &self.0;
+        // Cross products aᵢ·aⱼ (i < j), doubled, plus the squares.
+        let (r1, c) = mac(0, a[0], a[1], 0);
+        let (r2, c) = mac(0, a[0], a[2], c);
+        let (r3, r4) = mac(0, a[0], a[3], c);
+        let (r3, c) = mac(r3, a[1], a[2], 0);
+        let (r4, r5) = mac(r4, a[1], a[3], c);
+        let (r5, r6) = mac(r5, a[2], a[3], 0);
+        let r7 = r6 >> 63;
+        let r6 = r6 << 1 | r5 >> 63;
+        let r5 = r5 << 1 | r4 >> 63;
+        let r4 = r4 << 1 | r3 >> 63;
+        let r3 = r3 << 1 | r2 >> 63;
+        let r2 = r2 << 1 | r1 >> 63;
+        let r1 = r1 << 1;
+        let (r0, h0) = mac(0, a[0], a[0], 0);
+        let (r1, c) = adc(r1, h0, 0);
+        let (s, h1) = mac(0, a[1], a[1], 0);
+        let (r2, c) = adc(r2, s, c);
+        let (r3, c) = adc(r3, h1, c);
+        let (s, h2) = mac(0, a[2], a[2], 0);
+        let (r4, c) = adc(r4, s, c);
+        let (r5, c) = adc(r5, h2, c);
+        let (s, h3) = mac(0, a[3], a[3], 0);
+        let (r6, c) = adc(r6, s, c);
+        let (r7, _) = adc(r7, h3, c);
+        reduce512([r0, r1, r2, r3, r4, r5, r6, r7])
+    }
+
+    /// `self^(2^k)`.
+    #[inline]
+    pub fn sqr_n(&self, k: u32) -> Self {
+        let mut r = *self;
+        for _ in 0..k {
+            r = r.sqr();
+        }
+        r
+    }
+
+    /// Square root: returns r with r² = self if self is a square, else `None`. Computes
+    /// self^((p+1)/4) with an addition chain of 253 squarings and 13 multiplications, then
+    /// checks the result.
+    pub fn sqrt_var(&self) -> Option<Self> {
+        // (p+1)/4 in binary: 223 ones, 0, 22 ones, 0000, 11, 00.
+        let a = self;
+        let x2 = a.sqr().mul(a);
+        let x3 = x2.sqr().mul(a);
+        let x6 = x3.sqr_n(3).mul(&x3);
+        let x9 = x6.sqr_n(3).mul(&x3);
+        let x11 = x9.sqr_n(2).mul(&x2);
+        let x22 = x11.sqr_n(11).mul(&x11);
+        let x44 = x22.sqr_n(22).mul(&x22);
+        let x88 = x44.sqr_n(44).mul(&x44);
+        let x176 = x88.sqr_n(88).mul(&x88);
+        let x220 = x176.sqr_n(44).mul(&x44);
+        let x223 = x220.sqr_n(3).mul(&x3);
+        let t = x223.sqr_n(23).mul(&x22);
+        let t = t.sqr_n(6).mul(&x2);
+        let r = t.sqr_n(2);
+        if r.sqr().equals_var(a) { Some(r) } else { None }
+    }
+
+    /// Multiplicative inverse (0 maps to 0), by safegcd in variable time.
+    pub fn inv_var(&self) -> Self {
+        let s = Signed62::from_u64x4(self.normalize().0);
+        Self(modinv::inv_var(&s, &P_MODINFO).to_u64x4())
+    }
+}
+
+/// True if the CPU has BMI2 and ADX (detected once).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn has_adx() -> bool {
+    super::field_adx::available()
+}
+
+/// Reduces a 512-bit product mod p (weakly: result below 2²⁵⁶).
+#[inline(always)]
+fn reduce512(r: [u64; 8]) -> FieldElement {
+    // lo + hi·2²⁵⁶ ≡ lo + hi·P_C: a 256 + 34-bit value.
+    let (l0, c) = mac(r[0], r[4], P_C, 0);
+    let (l1, c) = mac(r[1], r[5], P_C, c);
+    let (l2, c) = mac(r[2], r[6], P_C, c);
+    let (l3, c) = mac(r[3], r[7], P_C, c);
+    FieldElement::fold([l0, l1, l2, l3], c)
+}
+
+/// True if the 256-bit value is ≥ p.
+#[inline(always)]
+fn is_ge_p(w: &[u64; 4]) -> bool {
+    (w[1] & w[2] & w[3]) == u64::MAX && w[0] >= P[0]
+}
+
+/// Four little-endian words from 32 big-endian bytes.
+pub(crate) fn words_from_be(b: &[u8; 32]) -> [u64; 4] {
+    let mut w = [0u64; 4];
+    for (i, wi) in w.iter_mut().enumerate() {
+        let mut chunk = [0u8; 8];
+        chunk.copy_from_slice(&b[24 - 8 * i..32 - 8 * i]);
+        *wi = u64::from_be_bytes(chunk);
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    fn p() -> BigUint {
+        big(&P)
+    }
+
+    fn big(w: &[u64; 4]) -> BigUint {
+        let mut v = BigUint::from(0u8);
+        for &x in w.iter().rev() {
+            v = (v << 64u32) + BigUint::from(x);
+        }
+        v
+    }
+
+    /// Raw limbs of any value below 2²⁵⁶.
+    fn fe(v: &BigUint) -> FieldElement {
+        let d = v.to_u64_digits();
+        let mut w = [0u64; 4];
+        w[..d.len()].copy_from_slice(&d);
+        FieldElement(w)
+    }
+
+    /// The value an element stands for, reduced.
+    fn val(f: &FieldElement) -> BigUint {
+        big(&f.0) % p()
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        /// Any 256-bit value: canonical or not.
+        fn raw(&mut self) -> BigUint {
+            big(&[self.next(), self.next(), self.next(), self.next()])
+        }
+    }
+
+    /// Limb-boundary values, both canonical and in the non-canonical band [p, 2²⁵⁶).
+    fn edge_values() -> Vec<BigUint> {
+        let p = p();
+        let one = BigUint::from(1u8);
+        let top = (one.clone() << 256u32) - 1u8;
+        vec![
+            BigUint::from(0u8),
+            one.clone(),
+            BigUint::from(2u8),
+            &p - 1u8,
+            &p - 2u8,
+            p.clone(),
+            &p + 1u8,
+            top.clone(),
+            &top - 1u8,
+            &top - BigUint::from(P_C),
+            one.clone() << 255u32,
+            (one.clone() << 64u32) - 1u8,
+            one.clone() << 64u32,
+            (one.clone() << 192u32) - 1u8,
+            BigUint::from(P_C),
+            BigUint::from(P_C - 1),
+            (one.clone() << 128u32) + 1u8,
+        ]
+    }
+
+    fn values(seed: u64, random: usize) -> Vec<BigUint> {
+        let mut rng = Rng(seed);
+        let mut v = edge_values();
+        for _ in 0..random {
+            v.push(rng.raw());
+        }
+        v
+    }
+
+    #[test]
+    fn mul_sqr_match_bigint() {
+        let p = p();
+        let vals = values(1, 3000);
+        for (i, a) in vals.iter().enumerate() {
+            for b in [&vals[(i * 7 + 3) % vals.len()], &vals[i % 17]] {
+                let r = fe(a).mul(&fe(b));
+                assert_eq!(val(&r), (a * b) % &p, "{a:x} * {b:x}");
+            }
+            assert_eq!(val(&fe(a).sqr()), (a * a) % &p, "{a:x}^2");
+            assert_eq!(val(&fe(a).sqr_portable()), (a * a) % &p, "{a:x}^2");
+            let b = &vals[(i * 3 + 1) % vals.len()];
+            assert_eq!(val(&fe(a).mul_portable(&fe(b))), (a * b) % &p);
+        }
+    }
+
+    #[test]
+    fn add_sub_neg_mul_int_match_bigint() {
+        let p = p();
+        let vals = values(2, 3000);
+        for (i, a) in vals.iter().enumerate() {
+            let b = &vals[(i * 5 + 1) % vals.len()];
+            let (fa, fb) = (fe(a), fe(b));
+            assert_eq!(val(&fa.add(&fb)), (a + b) % &p);
+            assert_eq!(val(&fa.sub(&fb)), (a + &p * 2u8 - b % &p) % &p);
+            assert_eq!(val(&fa.neg()), (&p - a % &p) % &p);
+            for k in [0u64, 1, 2, 3, 8, 255, 1 << 31, u32::MAX as u64] {
+                assert_eq!(val(&fa.mul_int(k)), (a * k) % &p);
+            }
+            let n = fa.normalize();
+            assert!(n.is_normalized());
+            assert_eq!(big(&n.0), a % &p);
+            assert_eq!(fa.normalizes_to_zero_var(), a % &p == BigUint::from(0u8));
+            assert_eq!(fa.equals_var(&fb), a % &p == b % &p);
+            assert!(fa.equals_var(&fe(&(a % &p))));
+            assert_eq!(fa.is_odd(), (a % &p).bit(0));
+        }
+    }
+
+    #[test]
+    fn shl_matches_bigint() {
+        let p = p();
+        for a in values(5, 2000) {
+            for k in 1..=8u32 {
+                assert_eq!(val(&fe(&a).shl(k)), (&a << k) % &p);
+            }
+        }
+    }
+
+    /// The BMI2/ADX assembly against the portable Rust, where the CPU has them.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn adx_matches_portable() {
+        if !super::super::field_adx::available() {
+            eprintln!("skipped: no BMI2/ADX");
+            return;
+        }
+        for (i, a) in values(6, 20000).iter().enumerate() {
+            let fa = fe(a);
+            let fb = fe(&values(7, 0)[i % 17]);
+            let fc = FieldElement([a.bit(3) as u64, u64::MAX, 0, fa.0[0]]);
+            for b in [fb, fc, fa] {
+                assert_eq!(
+                    super::super::field_adx::mul(&fa.0, &b.0),
+                    fa.mul_portable(&b).0
+                );
+            }
+            assert_eq!(super::super::field_adx::sqr(&fa.0), fa.sqr_portable().0);
+        }
+    }
+
+    #[test]
+    fn bytes_round_trip_and_range() {
+        let p = p();
+        let mut b = [0u8; 32];
+        b.copy_from_slice(&p.to_bytes_be());
+        assert!(
+            FieldElement::from_bytes(&b).is_none(),
+            "p itself is rejected"
+        );
+        b[31] -= 1;
+        let f = FieldElement::from_bytes(&b).expect("p-1 accepted");
+        assert_eq!(f.to_bytes(), b);
+        assert!(FieldElement::from_bytes(&[0xff; 32]).is_none());
+        for v in values(3, 300) {
+            let f = fe(&v);
+            let bytes = f.to_bytes();
+            assert_eq!(BigUint::from_bytes_be(&bytes), &v % &p);
+            if v < p {
+                assert_eq!(FieldElement::from_bytes(&bytes).unwrap().0, f.0);
+            }
+        }
+    }
+
+    #[test]
+    fn inverse_and_sqrt_match_bigint() {
+        let p = p();
+        for a in values(4, 400) {
+            let fa = fe(&a);
+            let ar = &a % &p;
+            let inv = fa.inv_var();
+            assert!(inv.is_normalized());
+            let want = if ar == BigUint::from(0u8) {
+                BigUint::from(0u8)
+            } else {
+                ar.modpow(&(&p - 2u8), &p)
+            };
+            assert_eq!(big(&inv.0), want);
+            let is_square = ar.modpow(&((&p - 1u8) >> 1u32), &p) != &p - 1u8;
+            match fa.sqrt_var() {
+                Some(r) => {
+                    assert!(is_square);
+                    let r = val(&r);
+                    assert_eq!((&r * &r) % &p, ar);
+                }
+                None => assert!(!is_square),
+            }
+        }
+    }
+
+    #[test]
+    fn beta_is_cube_root_of_unity() {
+        let p = p();
+        let b = val(&FieldElement::BETA);
+        assert_ne!(b, BigUint::from(1u8));
+        assert_eq!(b.modpow(&BigUint::from(3u8), &p), BigUint::from(1u8));
+    }
+}

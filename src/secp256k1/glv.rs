@@ -1,0 +1,145 @@
+//! The GLV endomorphism split: k = k₁ + k₂·λ (mod n) with |k₁|, |k₂| < 2¹²⁸.
+//!
+//! λ is a cube root of unity mod n with λ·(x, y) = (βx, y). The split rounds k onto the
+//! short lattice basis {(a₁, b₁), (a₂, b₂)} of {(x, y) : x + y·λ ≡ 0 (mod n)} using the
+//! precomputed g₁ = round(2³⁸⁴·b₂/n), g₂ = round(2³⁸⁴·(−b₁)/n) (Gallant, Lambert and
+//! Vanstone, CRYPTO 2001; constants as published for secp256k1, checked in the tests).
+
+use super::scalar::Scalar;
+
+/// λ.
+#[cfg(test)]
+pub const LAMBDA: Scalar = Scalar::from_words([
+    0xdf02_967c_1b23_bd72,
+    0x122e_22ea_2081_6678,
+    0xa526_1c02_8812_645a,
+    0x5363_ad4c_c05c_30e0,
+]);
+/// −λ mod n.
+const MINUS_LAMBDA: Scalar = Scalar::from_words([
+    0xe0cf_c810_b512_83cf,
+    0xa880_b9fc_8ec7_39c2,
+    0x5ad9_e3fd_77ed_9ba4,
+    0xac9c_52b3_3fa3_cf1f,
+]);
+/// −b₁ = 0xe4437ed6010e88286f547fa90abfe4c3.
+const MINUS_B1: Scalar = Scalar::from_words([0x6f54_7fa9_0abf_e4c3, 0xe443_7ed6_010e_8828, 0, 0]);
+/// −b₂ mod n, where b₂ = a₁ = 0x3086d221a7d46bcde86c90e49284eb15.
+const MINUS_B2: Scalar = Scalar::from_words([
+    0xd765_cda8_3db1_562c,
+    0x8a28_0ac5_0774_346d,
+    0xffff_ffff_ffff_fffe,
+    0xffff_ffff_ffff_ffff,
+]);
+/// round(2³⁸⁴·b₂/n).
+const G1: Scalar = Scalar::from_words([
+    0xe893_209a_45db_b031,
+    0x3daa_8a14_71e8_ca7f,
+    0xe86c_90e4_9284_eb15,
+    0x3086_d221_a7d4_6bcd,
+]);
+/// round(2³⁸⁴·(−b₁)/n).
+const G2: Scalar = Scalar::from_words([
+    0x1571_b4ae_8ac4_7f71,
+    0x2212_08ac_9df5_06c6,
+    0x6f54_7fa9_0abf_e4c4,
+    0xe443_7ed6_010e_8828,
+]);
+
+/// Splits k into (k₁, k₂) with k ≡ k₁ + k₂·λ (mod n). Each half, or its negation mod n,
+/// is below 2¹²⁸ (use [`Scalar::is_high`] to tell which).
+pub fn split_lambda(k: &Scalar) -> (Scalar, Scalar) {
+    let c1 = k.mul_shift_var(&G1, 384);
+    let c2 = k.mul_shift_var(&G2, 384);
+    let k2 = c1.mul(&MINUS_B1).add(&c2.mul(&MINUS_B2));
+    let k1 = k2.mul(&MINUS_LAMBDA).add(k);
+    (k1, k2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::secp256k1::scalar::N;
+    use num_bigint::{BigInt, BigUint, Sign};
+
+    fn big(s: &Scalar) -> BigUint {
+        let mut v = BigUint::from(0u8);
+        for &w in s.0.iter().rev() {
+            v = (v << 64u32) + BigUint::from(w);
+        }
+        v
+    }
+    fn n() -> BigUint {
+        big(&Scalar::from_words(N))
+    }
+
+    #[test]
+    fn constants_are_consistent() {
+        let n = n();
+        let lambda = big(&LAMBDA);
+        assert_eq!(lambda.modpow(&BigUint::from(3u8), &n), BigUint::from(1u8));
+        assert_eq!((&lambda + big(&MINUS_LAMBDA)) % &n, BigUint::from(0u8));
+        // The lattice basis: a + b·λ ≡ 0 for (a₁, b₁) and (a₂, b₂).
+        let a1 = BigInt::parse_bytes(b"3086d221a7d46bcde86c90e49284eb15", 16).unwrap();
+        let b1 = -BigInt::parse_bytes(b"e4437ed6010e88286f547fa90abfe4c3", 16).unwrap();
+        let a2 = BigInt::parse_bytes(b"114ca50f7a8e2f3f657c1108d9d44cfd8", 16).unwrap();
+        let b2 = a1.clone();
+        let ni = BigInt::from_biguint(Sign::Plus, n.clone());
+        let li = BigInt::from_biguint(Sign::Plus, lambda);
+        let m = |x: BigInt| ((x % &ni) + &ni) % &ni;
+        assert_eq!(m(&a1 + &b1 * &li), BigInt::from(0));
+        assert_eq!(m(&a2 + &b2 * &li), BigInt::from(0));
+        assert_eq!(m(-&b1), BigInt::from_biguint(Sign::Plus, big(&MINUS_B1)));
+        assert_eq!(m(-&b2), BigInt::from_biguint(Sign::Plus, big(&MINUS_B2)));
+        // g = round(2³⁸⁴·x/n).
+        let round = |x: &BigInt| {
+            let num = x << 384u32;
+            (&num + (&ni >> 1u32)) / &ni
+        };
+        assert_eq!(round(&b2), BigInt::from_biguint(Sign::Plus, big(&G1)));
+        assert_eq!(round(&-&b1), BigInt::from_biguint(Sign::Plus, big(&G2)));
+    }
+
+    #[test]
+    fn split_recombines_and_is_short() {
+        let n = n();
+        let lambda = big(&LAMBDA);
+        let bound = BigUint::from(1u8) << 128u32;
+        let mut s = 5u64;
+        let mut ks = vec![
+            Scalar::ZERO,
+            Scalar::ONE,
+            Scalar::ONE.negate(),
+            LAMBDA,
+            MINUS_LAMBDA,
+        ];
+        for _ in 0..5000 {
+            let mut w = [0u64; 4];
+            for x in &mut w {
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *x = s ^ (s >> 31);
+            }
+            ks.push(Scalar::from_bytes_reduced(
+                &Scalar::from_words(w).to_bytes(),
+            ));
+        }
+        // Values near multiples of n/λ-lattice boundaries.
+        ks.push(Scalar::from_words([u64::MAX, u64::MAX, 0, 0]));
+        ks.push(Scalar::from_words([0, 0, 1, 0]));
+        for k in &ks {
+            let (k1, k2) = split_lambda(k);
+            let sum = (big(&k1) + big(&k2) * &lambda) % &n;
+            assert_eq!(sum, big(k));
+            for h in [k1, k2] {
+                let v = if h.is_high() {
+                    big(&h.negate())
+                } else {
+                    big(&h)
+                };
+                assert!(v < bound, "half too long");
+            }
+        }
+    }
+}
