@@ -1,0 +1,54 @@
+//! Recovers the bundled sample signatures to addresses in a loop — a fixed workload for
+//! profilers (`valgrind --tool=callgrind`, `perf`).
+//!
+//! Usage: `cargo run --release --example recover_loop -- [rounds] [asmcrypto|libsecp256k1]`
+//! (default 10 rounds of 147 signatures with asmcrypto). With 0 rounds it only parses the
+//! samples, which gives the baseline to subtract from a profile. libsecp256k1 recovers the
+//! key and hashes it with tiny-keccak.
+
+const TX_SENDERS: &str = include_str!("../tests/data/tx_senders.jsonl");
+
+fn hex<const N: usize>(s: &str) -> [u8; N] {
+    hex::decode(s).expect("hex").try_into().expect("length")
+}
+
+fn main() {
+    let rounds: usize = std::env::args().nth(1).map_or(10, |a| a.parse().expect("rounds"));
+    let lib = std::env::args().nth(2).unwrap_or_else(|| "asmcrypto".into());
+    let samples: Vec<([u8; 32], [u8; 65])> = TX_SENDERS
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).expect("json");
+            let f = |k: &str| v[k].as_str().expect("field").to_owned();
+            let mut sig = [0u8; 65];
+            sig[..32].copy_from_slice(&hex::<32>(&f("r")));
+            sig[32..64].copy_from_slice(&hex::<32>(&f("s")));
+            sig[64] = v["recid"].as_u64().expect("recid") as u8;
+            (hex(&f("hash")), sig)
+        })
+        .collect();
+    let recover: fn(&[u8; 32], &[u8; 65]) -> Option<[u8; 20]> = match lib.as_str() {
+        "asmcrypto" => |h, s| asmcrypto::recover_address(h, s).ok(),
+        "libsecp256k1" => libsecp256k1,
+        other => panic!("unknown library {other}"),
+    };
+    let mut ok = 0usize;
+    for _ in 0..rounds {
+        for (hash, sig) in &samples {
+            ok += std::hint::black_box(recover(hash, sig)).is_some() as usize;
+        }
+    }
+    println!("{ok} recoveries");
+}
+
+fn libsecp256k1(hash: &[u8; 32], sig: &[u8; 65]) -> Option<[u8; 20]> {
+    use tiny_keccak::Hasher;
+    let recid = secp256k1::ecdsa::RecoveryId::try_from(i32::from(sig[64])).ok()?;
+    let rs = secp256k1::ecdsa::RecoverableSignature::from_compact(&sig[..64], recid).ok()?;
+    let pk = rs.recover_ecdsa(secp256k1::Message::from_digest(*hash)).ok()?;
+    let mut k = tiny_keccak::Keccak::v256();
+    k.update(&pk.serialize_uncompressed()[1..]);
+    let mut h = [0u8; 32];
+    k.finalize(&mut h);
+    h[12..].try_into().ok()
+}
