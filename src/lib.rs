@@ -31,11 +31,14 @@
 
 #![deny(missing_docs)]
 
+mod dispatch;
 mod error;
 mod keccak;
+mod lanes;
 mod recover;
 mod secp256k1;
 
+pub use dispatch::backend;
 pub use error::Error;
 pub use keccak::{Keccak256, keccak256};
 pub use recover::{ecrecover, ecrecover_precompile, recover_address, recover_public_key};

@@ -1,0 +1,159 @@
+//! The AVX-512 lane backend: one `__m512i` per vector, IFMA for the 52-bit multiplies.
+//!
+//! Every operation is an `#[inline(always)]` wrapper around one or two intrinsics. They
+//! carry no `#[target_feature]` themselves; they are only ever inlined into the entry
+//! points in `entry`, which are compiled with [`FEATURES`] and only called after
+//! `crate::dispatch` has confirmed the CPU supports them. Only AVX-512 F, BW and IFMA are
+//! used (all of which the BochsCPU emulator in `../shared/emu` implements).
+
+use super::{Backend, LANES};
+use core::arch::x86_64::*;
+
+/// The target features the entry points are compiled with, as a string for
+/// `#[target_feature(enable = ...)]`.
+#[allow(dead_code)]
+pub(crate) const FEATURES: &str = "avx512f,avx512bw,avx512ifma";
+
+/// Eight lanes in one ZMM register.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512;
+
+// SAFETY (for every `unsafe` block in this impl): the intrinsics need AVX-512 F (and BW or
+// IFMA where noted); these functions are only inlined into `#[target_feature]` entry points
+// that the dispatcher calls after checking those CPU features.
+impl Backend for Avx512 {
+    type V = __m512i;
+
+    #[inline(always)]
+    fn splat(x: u64) -> Self::V {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe { _mm512_set1_epi64(x as i64) }
+    }
+    #[inline(always)]
+    fn load(a: &[u64; LANES]) -> Self::V {
+        // SAFETY: AVX-512 F; `a` is 64 readable bytes (unaligned load).
+        unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    fn store(v: Self::V) -> [u64; LANES] {
+        let mut out = [0u64; LANES];
+        // SAFETY: AVX-512 F; `out` is 64 writable bytes (unaligned store).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), v) };
+        out
+    }
+    #[inline(always)]
+    fn add(a: Self::V, b: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe { _mm512_add_epi64(a, b) }
+    }
+    #[inline(always)]
+    fn sub(a: Self::V, b: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe { _mm512_sub_epi64(a, b) }
+    }
+    #[inline(always)]
+    fn and(a: Self::V, b: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe { _mm512_and_si512(a, b) }
+    }
+    #[inline(always)]
+    fn or(a: Self::V, b: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe { _mm512_or_si512(a, b) }
+    }
+    #[inline(always)]
+    fn xor(a: Self::V, b: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe { _mm512_xor_si512(a, b) }
+    }
+    #[inline(always)]
+    fn xor3(a: Self::V, b: Self::V, c: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F (vpternlogq, truth table 0x96 = a ^ b ^ c).
+        unsafe { _mm512_ternarylogic_epi64::<0x96>(a, b, c) }
+    }
+    #[inline(always)]
+    fn xor_andn(a: Self::V, b: Self::V, c: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F (vpternlogq, truth table 0xD2 = a ^ (!b & c)).
+        unsafe { _mm512_ternarylogic_epi64::<0xD2>(a, b, c) }
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(a: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe { _mm512_srli_epi64::<N>(a) }
+    }
+    #[inline(always)]
+    fn shl<const N: u32>(a: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe { _mm512_slli_epi64::<N>(a) }
+    }
+    #[inline(always)]
+    fn rotl<const N: i32>(a: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F (vprolq), see the impl-level note.
+        unsafe { _mm512_rol_epi64::<N>(a) }
+    }
+    #[inline(always)]
+    fn bswap(a: Self::V) -> Self::V {
+        // SAFETY: AVX-512 BW (vpshufb within each 128-bit block).
+        unsafe {
+            let idx = _mm512_set_epi64(
+                0x0809_0a0b_0c0d_0e0f,
+                0x0001_0203_0405_0607,
+                0x0809_0a0b_0c0d_0e0f,
+                0x0001_0203_0405_0607,
+                0x0809_0a0b_0c0d_0e0f,
+                0x0001_0203_0405_0607,
+                0x0809_0a0b_0c0d_0e0f,
+                0x0001_0203_0405_0607,
+            );
+            _mm512_shuffle_epi8(a, idx)
+        }
+    }
+    #[inline(always)]
+    fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
+        // SAFETY: AVX-512 IFMA (vpmadd52luq), see the impl-level note.
+        unsafe { _mm512_madd52lo_epu64(acc, a, b) }
+    }
+    #[inline(always)]
+    fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
+        // SAFETY: AVX-512 IFMA (vpmadd52huq), see the impl-level note.
+        unsafe { _mm512_madd52hi_epu64(acc, a, b) }
+    }
+    #[inline(always)]
+    fn eq(a: Self::V, b: Self::V) -> u8 {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe { _mm512_cmpeq_epi64_mask(a, b) }
+    }
+    #[inline(always)]
+    fn select(mask: u8, a: Self::V, b: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F: blend takes lanes of its second operand where the mask is set.
+        unsafe { _mm512_mask_blend_epi64(mask, b, a) }
+    }
+    #[inline(always)]
+    fn swap_lanes<const K: usize>(a: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe {
+            match K {
+                // Swap the two 64-bit halves of every 128-bit block.
+                1 => _mm512_shuffle_epi32::<0b0100_1110>(a),
+                // Swap adjacent 128-bit blocks: (1, 0, 3, 2).
+                2 => _mm512_shuffle_i64x2::<0b1011_0001>(a, a),
+                // Swap the 256-bit halves: (2, 3, 0, 1).
+                4 => _mm512_shuffle_i64x2::<0b0100_1110>(a, a),
+                _ => a,
+            }
+        }
+    }
+    #[inline(always)]
+    fn gather(table: &[u8], idx: Self::V) -> Self::V {
+        let last = (table.len() / 8).saturating_sub(1) as u64;
+        if table.len() < 8 {
+            return Self::splat(0);
+        }
+        // SAFETY: AVX-512 F. The indices are clamped to `last`, so every 8-byte read at
+        // `table + 8·idx` lies inside `table`.
+        unsafe {
+            let clamped = _mm512_min_epu64(idx, _mm512_set1_epi64(last as i64));
+            _mm512_i64gather_epi64::<8>(clamped, table.as_ptr().cast())
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! The 8-lane engine: one generic algorithm over a small vector backend.
+//!
+//! Every lane algorithm in this module tree (field mod p, scalars mod n, points, the
+//! recovery core, Keccak-f\[1600\]) is written once, generic over [`Backend`], whose
+//! vectors hold eight 64-bit lanes. Two backends implement it with identical lane
+//! semantics:
+//!
+//! - [`portable::Portable`]: plain `[u64; 8]` arrays, compiled for every target; the tests
+//!   run the whole engine through it on every machine.
+//! - `avx512::Avx512` (x86-64): one AVX-512 intrinsic (or two) per operation, including
+//!   the IFMA 52-bit multiply-adds. It is only instantiated inside functions compiled with
+//!   the AVX-512 target features, which are only called after a runtime CPU check
+//!   (see `crate::dispatch`).
+//!
+//! This mirrors curve25519-dalek's split of `backend/serial` and `backend/vector`: the
+//! intrinsics layer is small enough to review in one sitting, and everything above it is
+//! tested through the portable backend.
+
+#[cfg(test)]
+pub(crate) mod emu;
+pub(crate) mod field;
+pub(crate) mod keccak;
+pub(crate) mod point;
+pub(crate) mod portable;
+pub(crate) mod recover;
+pub(crate) mod scalar;
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
+
+/// Number of lanes.
+pub const LANES: usize = 8;
+
+/// Eight 64-bit lanes and the operations the lane algorithms need.
+///
+/// All arithmetic is lane-wise and wrapping. Masks are `u8`, bit i for lane i.
+pub(crate) trait Backend: Copy {
+    /// A vector of eight `u64` lanes.
+    type V: Copy;
+
+    /// All lanes `x`.
+    fn splat(x: u64) -> Self::V;
+    /// Lane i from `a[i]`.
+    fn load(a: &[u64; LANES]) -> Self::V;
+    /// The lanes as an array.
+    fn store(v: Self::V) -> [u64; LANES];
+
+    /// `a + b`.
+    fn add(a: Self::V, b: Self::V) -> Self::V;
+    /// `a − b`.
+    fn sub(a: Self::V, b: Self::V) -> Self::V;
+    /// `a & b`.
+    fn and(a: Self::V, b: Self::V) -> Self::V;
+    /// `a | b`.
+    fn or(a: Self::V, b: Self::V) -> Self::V;
+    /// `a ^ b`.
+    fn xor(a: Self::V, b: Self::V) -> Self::V;
+    /// `a ^ b ^ c`.
+    fn xor3(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// `a ^ (!b & c)`, Keccak's χ.
+    fn xor_andn(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// `a >> N` (logical).
+    fn shr<const N: u32>(a: Self::V) -> Self::V;
+    /// `a << N`.
+    fn shl<const N: u32>(a: Self::V) -> Self::V;
+    /// `a` rotated left by `N`.
+    fn rotl<const N: i32>(a: Self::V) -> Self::V;
+    /// Byte-reverses each lane.
+    fn bswap(a: Self::V) -> Self::V;
+
+    /// `acc + lo52(lo52(a) · lo52(b))`: the low 52 bits of the 104-bit product of the low
+    /// 52 bits of `a` and `b`, added to `acc` (AVX-512 IFMA `vpmadd52luq`).
+    fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V;
+    /// `acc + hi52(lo52(a) · lo52(b))`: bits 52..104 of that product (`vpmadd52huq`).
+    fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V;
+
+    /// Mask of the lanes where `a == b`.
+    fn eq(a: Self::V, b: Self::V) -> u8;
+    /// Lane i from `a` where bit i of `mask` is set, else from `b`.
+    fn select(mask: u8, a: Self::V, b: Self::V) -> Self::V;
+    /// Lane i from lane `i ^ K` of `a` (K = 1, 2 or 4).
+    fn swap_lanes<const K: usize>(a: Self::V) -> Self::V;
+
+    /// Lane i from the little-endian 64-bit word `idx[i]` of `table`. Indices past the end
+    /// are clamped to the last word, so the read is always in bounds.
+    fn gather(table: &[u8], idx: Self::V) -> Self::V;
+}

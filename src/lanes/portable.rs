@@ -1,0 +1,144 @@
+//! The portable lane backend: `[u64; 8]`, plain Rust, every target.
+
+use super::{Backend, LANES};
+
+/// Eight lanes as an array.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+const M52: u64 = (1 << 52) - 1;
+
+#[inline(always)]
+fn map2(a: [u64; LANES], b: [u64; LANES], f: impl Fn(u64, u64) -> u64) -> [u64; LANES] {
+    let mut r = [0u64; LANES];
+    for i in 0..LANES {
+        r[i] = f(a[i], b[i]);
+    }
+    r
+}
+
+#[inline(always)]
+fn map1(a: [u64; LANES], f: impl Fn(u64) -> u64) -> [u64; LANES] {
+    a.map(f)
+}
+
+impl Backend for Portable {
+    type V = [u64; LANES];
+
+    #[inline(always)]
+    fn splat(x: u64) -> Self::V {
+        [x; LANES]
+    }
+    #[inline(always)]
+    fn load(a: &[u64; LANES]) -> Self::V {
+        *a
+    }
+    #[inline(always)]
+    fn store(v: Self::V) -> [u64; LANES] {
+        v
+    }
+    #[inline(always)]
+    fn add(a: Self::V, b: Self::V) -> Self::V {
+        map2(a, b, u64::wrapping_add)
+    }
+    #[inline(always)]
+    fn sub(a: Self::V, b: Self::V) -> Self::V {
+        map2(a, b, u64::wrapping_sub)
+    }
+    #[inline(always)]
+    fn and(a: Self::V, b: Self::V) -> Self::V {
+        map2(a, b, |x, y| x & y)
+    }
+    #[inline(always)]
+    fn or(a: Self::V, b: Self::V) -> Self::V {
+        map2(a, b, |x, y| x | y)
+    }
+    #[inline(always)]
+    fn xor(a: Self::V, b: Self::V) -> Self::V {
+        map2(a, b, |x, y| x ^ y)
+    }
+    #[inline(always)]
+    fn xor3(a: Self::V, b: Self::V, c: Self::V) -> Self::V {
+        Self::xor(Self::xor(a, b), c)
+    }
+    #[inline(always)]
+    fn xor_andn(a: Self::V, b: Self::V, c: Self::V) -> Self::V {
+        let mut r = [0u64; LANES];
+        for i in 0..LANES {
+            r[i] = a[i] ^ (!b[i] & c[i]);
+        }
+        r
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(a: Self::V) -> Self::V {
+        map1(a, |x| x >> N)
+    }
+    #[inline(always)]
+    fn shl<const N: u32>(a: Self::V) -> Self::V {
+        map1(a, |x| x << N)
+    }
+    #[inline(always)]
+    fn rotl<const N: i32>(a: Self::V) -> Self::V {
+        map1(a, |x| x.rotate_left(N as u32))
+    }
+    #[inline(always)]
+    fn bswap(a: Self::V) -> Self::V {
+        map1(a, u64::swap_bytes)
+    }
+    #[inline(always)]
+    fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
+        let mut r = [0u64; LANES];
+        for i in 0..LANES {
+            let p = (a[i] & M52) as u128 * (b[i] & M52) as u128;
+            r[i] = acc[i].wrapping_add(p as u64 & M52);
+        }
+        r
+    }
+    #[inline(always)]
+    fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
+        let mut r = [0u64; LANES];
+        for i in 0..LANES {
+            let p = (a[i] & M52) as u128 * (b[i] & M52) as u128;
+            r[i] = acc[i].wrapping_add((p >> 52) as u64);
+        }
+        r
+    }
+    #[inline(always)]
+    fn eq(a: Self::V, b: Self::V) -> u8 {
+        let mut m = 0u8;
+        for i in 0..LANES {
+            m |= ((a[i] == b[i]) as u8) << i;
+        }
+        m
+    }
+    #[inline(always)]
+    fn select(mask: u8, a: Self::V, b: Self::V) -> Self::V {
+        let mut r = [0u64; LANES];
+        for i in 0..LANES {
+            r[i] = if mask >> i & 1 == 1 { a[i] } else { b[i] };
+        }
+        r
+    }
+    #[inline(always)]
+    fn swap_lanes<const K: usize>(a: Self::V) -> Self::V {
+        let mut r = [0u64; LANES];
+        for (i, ri) in r.iter_mut().enumerate() {
+            *ri = a[i ^ K];
+        }
+        r
+    }
+    #[inline(always)]
+    fn gather(table: &[u8], idx: Self::V) -> Self::V {
+        let words = table.len() / 8;
+        let mut r = [0u64; LANES];
+        for i in 0..LANES {
+            let w = (idx[i] as usize).min(words.saturating_sub(1));
+            let mut b = [0u8; 8];
+            if let Some(src) = table.get(8 * w..8 * w + 8) {
+                b.copy_from_slice(src);
+            }
+            r[i] = u64::from_le_bytes(b);
+        }
+        r
+    }
+}
