@@ -13,8 +13,12 @@ fn hex<const N: usize>(s: &str) -> [u8; N] {
 }
 
 fn main() {
-    let rounds: usize = std::env::args().nth(1).map_or(10, |a| a.parse().expect("rounds"));
-    let lib = std::env::args().nth(2).unwrap_or_else(|| "asmcrypto".into());
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .map_or(10, |a| a.parse().expect("rounds"));
+    let lib = std::env::args()
+        .nth(2)
+        .unwrap_or_else(|| "asmcrypto".into());
     let samples: Vec<([u8; 32], [u8; 65])> = TX_SENDERS
         .lines()
         .map(|line| {
@@ -45,7 +49,9 @@ fn libsecp256k1(hash: &[u8; 32], sig: &[u8; 65]) -> Option<[u8; 20]> {
     use tiny_keccak::Hasher;
     let recid = secp256k1::ecdsa::RecoveryId::try_from(i32::from(sig[64])).ok()?;
     let rs = secp256k1::ecdsa::RecoverableSignature::from_compact(&sig[..64], recid).ok()?;
-    let pk = rs.recover_ecdsa(secp256k1::Message::from_digest(*hash)).ok()?;
+    let pk = rs
+        .recover_ecdsa(secp256k1::Message::from_digest(*hash))
+        .ok()?;
     let mut k = tiny_keccak::Keccak::v256();
     k.update(&pk.serialize_uncompressed()[1..]);
     let mut h = [0u8; 32];

@@ -30,7 +30,11 @@ pub(crate) fn path() -> Path {
 
 #[cold]
 fn detect() -> Path {
-    let p = if has_avx512_ifma() { Path::Avx512 } else { Path::Scalar };
+    let p = if has_avx512_ifma() {
+        Path::Avx512
+    } else {
+        Path::Scalar
+    };
     PATH.store(if p == Path::Avx512 { 1 } else { 2 }, Ordering::Relaxed);
     p
 }

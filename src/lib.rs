@@ -31,6 +31,7 @@
 
 #![deny(missing_docs)]
 
+mod batch;
 mod dispatch;
 mod error;
 mod keccak;
@@ -38,7 +39,27 @@ mod lanes;
 mod recover;
 mod secp256k1;
 
+pub use batch::{recover_addresses, recover_addresses_batch};
 pub use dispatch::backend;
 pub use error::Error;
-pub use keccak::{Keccak256, keccak256};
+pub use keccak::{Keccak256, keccak256, keccak256_batch};
 pub use recover::{ecrecover, ecrecover_precompile, recover_address, recover_public_key};
+
+/// Internals exposed for the repository's own examples and test tools (the emulator
+/// instruction counter, the soak runner). Not part of the API: may change at any time.
+#[doc(hidden)]
+pub mod __lanes {
+    pub use crate::batch::prepare;
+    #[cfg(target_arch = "x86_64")]
+    pub use crate::lanes::recover::asmcrypto_avx512_recover8;
+    pub use crate::lanes::recover::{INVALID, Input8, NOT_ON_CURVE, OK, Output8, RETRY_SCALAR};
+
+    /// [`recover_addresses_batch`](crate::recover_addresses_batch) through the portable lane
+    /// backend, whatever the CPU: the same lockstep algorithm as the AVX-512 engine, in
+    /// plain Rust. For differential testing only; it is far slower than either real path.
+    pub fn recover_addresses_batch_portable(
+        inputs: &[([u8; 32], [u8; 65]); 8],
+    ) -> [Result<[u8; 20], crate::Error>; 8] {
+        crate::batch::recover8_with::<crate::lanes::portable::Portable>(inputs)
+    }
+}

@@ -5,7 +5,11 @@
 //! there); on x86-64 builds without BMI1 enabled at compile time, a second copy compiled for
 //! BMI1 (`andn`) is picked at run time when the CPU has it.
 
+mod batch;
 mod permutation;
+mod x4;
+
+pub use batch::keccak256_batch;
 
 use core::fmt;
 use permutation::{permute, permute_peeled, toggle_repr};

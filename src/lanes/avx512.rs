@@ -156,4 +156,16 @@ impl Backend for Avx512 {
             _mm512_i64gather_epi64::<8>(clamped, table.as_ptr().cast())
         }
     }
+    #[inline(always)]
+    fn gather_words(table: &[u64], idx: Self::V) -> Self::V {
+        if table.is_empty() {
+            return Self::splat(0);
+        }
+        let last = (table.len() - 1) as u64;
+        // SAFETY: AVX-512 F. Indices are clamped to `last`, so every read is inside `table`.
+        unsafe {
+            let clamped = _mm512_min_epu64(idx, _mm512_set1_epi64(last as i64));
+            _mm512_i64gather_epi64::<8>(clamped, table.as_ptr().cast())
+        }
+    }
 }

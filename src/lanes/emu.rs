@@ -18,6 +18,7 @@ pub(crate) enum Arg<'a> {
 }
 
 /// The result of an emulated call.
+#[allow(dead_code)] // each user reads the parts it needs
 pub(crate) struct Outcome {
     /// The function's return value (rax).
     pub rax: u64,
@@ -29,7 +30,9 @@ pub(crate) struct Outcome {
 
 /// The emulator runner, if `$BXRUN` names one.
 pub(crate) fn runner() -> Option<std::path::PathBuf> {
-    std::env::var_os("BXRUN").filter(|v| !v.is_empty()).map(Into::into)
+    std::env::var_os("BXRUN")
+        .filter(|v| !v.is_empty())
+        .map(Into::into)
 }
 
 /// Calls `symbol` of this executable under the emulator. Panics (failing the test) if the
@@ -53,15 +56,27 @@ pub(crate) fn call(symbol: &str, args: &[Arg<'_>], count: bool) -> Outcome {
         }
     }
     let mut cmd = Command::new(&runner);
-    cmd.arg(&exe).arg(symbol).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.arg(&exe)
+        .arg(symbol)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     if count {
         cmd.env("BX_COUNT", "1");
     }
     let mut child = cmd.spawn().expect("start the emulator runner");
-    child.stdin.take().expect("stdin").write_all(&spec).expect("write the call spec");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&spec)
+        .expect("write the call spec");
     let out = child.wait_with_output().expect("emulator runner output");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "emulated call of {symbol} failed: {stderr}");
+    assert!(
+        out.status.success(),
+        "emulated call of {symbol} failed: {stderr}"
+    );
     let instructions = stderr
         .lines()
         .find_map(|l| l.strip_prefix("instructions: "))
@@ -77,5 +92,9 @@ pub(crate) fn call(symbol: &str, args: &[Arg<'_>], count: bool) -> Outcome {
             off += b.len();
         }
     }
-    Outcome { rax, bufs, instructions }
+    Outcome {
+        rax,
+        bufs,
+        instructions,
+    }
 }

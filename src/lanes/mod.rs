@@ -84,4 +84,6 @@ pub(crate) trait Backend: Copy {
     /// Lane i from the little-endian 64-bit word `idx[i]` of `table`. Indices past the end
     /// are clamped to the last word, so the read is always in bounds.
     fn gather(table: &[u8], idx: Self::V) -> Self::V;
+    /// Lane i from `table[idx[i]]`, indices clamped to the last element like [`Backend::gather`].
+    fn gather_words(table: &[u64], idx: Self::V) -> Self::V;
 }

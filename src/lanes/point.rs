@@ -1,1 +1,264 @@
-//! placeholder until written
+//! Points on eight lanes: affine and Jacobian, the same formulas as the scalar
+//! `secp256k1::group`, in lockstep.
+//!
+//! Lanes never branch. An addition whose two inputs have the same x-coordinate (P = ±Q,
+//! where the formula would divide by zero) cannot be finished in lockstep: such lanes are
+//! reported in the returned "degenerate" mask, their result is garbage, and the caller
+//! recomputes them on the scalar path. No lane ever holds the point at infinity.
+
+use super::Backend;
+use super::field::Fe8;
+
+/// Eight affine points.
+pub(crate) struct Aff8<B: Backend> {
+    pub x: Fe8<B>,
+    pub y: Fe8<B>,
+}
+
+/// Eight Jacobian points (X/Z², Y/Z³).
+pub(crate) struct Jac8<B: Backend> {
+    pub x: Fe8<B>,
+    pub y: Fe8<B>,
+    pub z: Fe8<B>,
+}
+
+impl<B: Backend> Clone for Aff8<B> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<B: Backend> Copy for Aff8<B> {}
+impl<B: Backend> Clone for Jac8<B> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<B: Backend> Copy for Jac8<B> {}
+
+impl<B: Backend> Aff8<B> {
+    /// Lane i from `a` where bit i of `mask` is set, else from `b`.
+    #[inline(always)]
+    pub fn select(mask: u8, a: &Self, b: &Self) -> Self {
+        Aff8 {
+            x: Fe8::select(mask, &a.x, &b.x),
+            y: Fe8::select(mask, &a.y, &b.y),
+        }
+    }
+
+    /// Negates the lanes in `mask`.
+    #[inline(always)]
+    pub fn neg_lanes(&self, mask: u8) -> Self {
+        Aff8 {
+            x: self.x,
+            y: Fe8::select(mask, &self.y.neg(), &self.y),
+        }
+    }
+}
+
+impl<B: Backend> Jac8<B> {
+    /// Lane i from `a` where bit i of `mask` is set, else from `b`.
+    #[inline(always)]
+    pub fn select(mask: u8, a: &Self, b: &Self) -> Self {
+        Jac8 {
+            x: Fe8::select(mask, &a.x, &b.x),
+            y: Fe8::select(mask, &a.y, &b.y),
+            z: Fe8::select(mask, &a.z, &b.z),
+        }
+    }
+
+    /// 2P (3M + 4S): M = 3X², T = X·Y², X₃ = M² − 8T, Y₃ = M(4T − X₃) − 8Y⁴, Z₃ = 2YZ.
+    /// Never degenerate: y = 0 is impossible on secp256k1.
+    #[inline(always)]
+    pub fn double(&self) -> Self {
+        let x2 = self.x.sqr();
+        let m = x2.shl::<1>().add(&x2);
+        let s = self.y.sqr();
+        let t = self.x.mul(&s);
+        let x3 = m.sqr().sub(&t.shl::<3>());
+        let y3 = m.mul(&t.shl::<2>().sub(&x3)).sub(&s.sqr().shl::<3>());
+        let z3 = self.y.mul(&self.z).shl::<1>();
+        Jac8 {
+            x: x3,
+            y: y3,
+            z: z3,
+        }
+    }
+
+    /// P + Q for affine Q (8M + 3S). Returns the sum, the ratio Z(P+Q)/Z(P) and the mask
+    /// of degenerate lanes (same x: P = ±Q).
+    #[inline(always)]
+    pub fn add_affine(&self, q: &Aff8<B>) -> (Self, Fe8<B>, u8) {
+        let zz = self.z.sqr();
+        let u2 = q.x.mul(&zz);
+        let s2 = q.y.mul(&self.z).mul(&zz);
+        self.add_finish(&u2, &s2)
+    }
+
+    /// P + Q where Q = (q.x : q.y : 1/zinv), i.e. a true affine point added to an
+    /// accumulator living on the isomorphic curve scaled by `zinv` (9M + 3S). Returns the
+    /// sum and the degenerate mask.
+    #[inline(always)]
+    pub fn add_zinv(&self, q: &Aff8<B>, zinv: &Fe8<B>) -> (Self, u8) {
+        let az = self.z.mul(zinv);
+        let zz = az.sqr();
+        let u2 = q.x.mul(&zz);
+        let s2 = q.y.mul(&az).mul(&zz);
+        let (r, _, d) = self.add_finish(&u2, &s2);
+        (r, d)
+    }
+
+    #[inline(always)]
+    fn add_finish(&self, u2: &Fe8<B>, s2: &Fe8<B>) -> (Self, Fe8<B>, u8) {
+        let h = u2.sub(&self.x);
+        let i = s2.sub(&self.y);
+        let degenerate = h.is_zero();
+        let h2 = h.sqr();
+        let h3 = h.mul(&h2);
+        let t = self.x.mul(&h2);
+        let z3 = self.z.mul(&h);
+        let x3 = i.sqr().sub(&h3).sub(&t.shl::<1>());
+        let y3 = i.mul(&t.sub(&x3)).sub(&self.y.mul(&h3));
+        (
+            Jac8 {
+                x: x3,
+                y: y3,
+                z: z3,
+            },
+            h,
+            degenerate,
+        )
+    }
+
+    /// The point with Z = 1 in the frame scaled by `zinv`: (x·zinv², y·zinv³, 1). Starts
+    /// an accumulator from a true affine point.
+    #[inline(always)]
+    pub fn from_affine_zinv(q: &Aff8<B>, zinv: &Fe8<B>) -> Self {
+        let z2 = zinv.sqr();
+        let z3 = z2.mul(zinv);
+        Jac8 {
+            x: q.x.mul(&z2),
+            y: q.y.mul(&z3),
+            z: Fe8::splat(&crate::secp256k1::field::FieldElement::ONE),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lanes::LANES;
+    use crate::lanes::portable::Portable;
+    use crate::secp256k1::field::FieldElement;
+    use crate::secp256k1::group::{Affine, G, Jacobian};
+
+    type P = Portable;
+
+    fn points(seed: u64) -> [Affine; LANES] {
+        let mut acc = G.to_jacobian();
+        let mut s = seed;
+        core::array::from_fn(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            for _ in 0..(s >> 60) + 1 {
+                acc = acc.double_var().add_ge_var(&G).0;
+            }
+            acc.to_affine_var()
+        })
+    }
+
+    fn aff8(p: &[Affine; LANES]) -> Aff8<P> {
+        Aff8 {
+            x: Fe8::from_lanes(&p.map(|q| q.x)),
+            y: Fe8::from_lanes(&p.map(|q| q.y)),
+        }
+    }
+
+    fn jac_to_affine(j: &Jac8<P>) -> [Affine; LANES] {
+        let (x, y, z) = (j.x.to_lanes(), j.y.to_lanes(), j.z.to_lanes());
+        core::array::from_fn(|i| {
+            Jacobian {
+                x: x[i],
+                y: y[i],
+                z: z[i],
+                infinity: false,
+            }
+            .to_affine_var()
+        })
+    }
+
+    fn same(a: &Affine, b: &Affine) -> bool {
+        a.x.to_bytes() == b.x.to_bytes() && a.y.to_bytes() == b.y.to_bytes()
+    }
+
+    #[test]
+    fn double_and_add_match_scalar_core() {
+        for seed in 0..20 {
+            let p = points(seed);
+            let q = points(seed + 100);
+            // A Jacobian P with Z ≠ 1: double it once.
+            let pj: [Jacobian; LANES] = p.map(|a| a.to_jacobian().double_var());
+            let p8 = Jac8::<P> {
+                x: Fe8::from_lanes(&pj.map(|j| j.x)),
+                y: Fe8::from_lanes(&pj.map(|j| j.y)),
+                z: Fe8::from_lanes(&pj.map(|j| j.z)),
+            };
+            let d = jac_to_affine(&p8.double());
+            let (s, ratio, deg) = p8.add_affine(&aff8(&q));
+            assert_eq!(deg, 0);
+            let s_aff = jac_to_affine(&s);
+            let ratios = ratio.to_lanes();
+            let zs = s.z.to_lanes();
+            let z0 = p8.z.to_lanes();
+            for i in 0..LANES {
+                assert!(same(&d[i], &pj[i].double_var().to_affine_var()));
+                assert!(same(&s_aff[i], &pj[i].add_ge_var(&q[i]).0.to_affine_var()));
+                assert!(zs[i].equals_var(&z0[i].mul(&ratios[i])));
+            }
+            // add_zinv: P in a frame scaled by k, Q true affine.
+            let k = FieldElement::from_u64x4([seed + 7, 3, 0, 0]);
+            let kinv = k.inv_var();
+            let pf = Jac8::<P> {
+                x: p8.x,
+                y: p8.y,
+                z: p8.z.mul(&Fe8::splat(&kinv)),
+            };
+            let (r, deg) = pf.add_zinv(&aff8(&q), &Fe8::splat(&k));
+            assert_eq!(deg, 0);
+            let back = jac_to_affine(&Jac8 {
+                x: r.x,
+                y: r.y,
+                z: r.z.mul(&Fe8::splat(&k)),
+            });
+            for i in 0..LANES {
+                assert!(same(&back[i], &pj[i].add_ge_var(&q[i]).0.to_affine_var()));
+            }
+        }
+    }
+
+    #[test]
+    fn degenerate_lanes_are_flagged() {
+        let p = points(5);
+        let mut q = points(6);
+        q[2] = p[2]; // P = Q
+        q[5] = p[5].neg(); // P = −Q
+        let p8 = Jac8::<P> {
+            x: Fe8::from_lanes(&p.map(|a| a.x)),
+            y: Fe8::from_lanes(&p.map(|a| a.y)),
+            z: Fe8::splat(&FieldElement::ONE),
+        };
+        let (_, _, deg) = p8.add_affine(&aff8(&q));
+        assert_eq!(deg, 1 << 2 | 1 << 5);
+        // The other lanes are still right.
+        let (s, _, _) = p8.add_affine(&aff8(&q));
+        let s = jac_to_affine(&s);
+        for i in [0, 1, 3, 4, 6, 7] {
+            assert!(same(
+                &s[i],
+                &p[i].to_jacobian().add_ge_var(&q[i]).0.to_affine_var()
+            ));
+        }
+    }
+}

@@ -141,4 +141,9 @@ impl Backend for Portable {
         }
         r
     }
+    #[inline(always)]
+    fn gather_words(table: &[u64], idx: Self::V) -> Self::V {
+        let last = table.len().saturating_sub(1);
+        idx.map(|i| table.get((i as usize).min(last)).copied().unwrap_or(0))
+    }
 }

@@ -1,1 +1,290 @@
-//! placeholder until written
+//! Integers mod n on eight lanes: five 52-bit limbs, Montgomery multiplication with the
+//! IFMA primitives (R = 2²⁶⁰).
+//!
+//! Elements are kept below n with limbs below 2⁵². The recovery core needs only products
+//! (r⁻¹ through a product tree, u₁ = −m·r⁻¹, u₂ = s·r⁻¹) and a negation, so these are all
+//! that is provided; the GLV split and the window recoding are per-lane bookkeeping done
+//! by the scalar core.
+
+use super::field::M52;
+use super::{Backend, LANES};
+use crate::secp256k1::scalar::Scalar;
+
+/// n in radix 2⁵².
+const N52: [u64; 5] = [
+    0x2_5E8C_D036_4141,
+    0xE_6AF4_8A03_BBFD,
+    0xF_FFFF_FEBA_AEDC,
+    0xF_FFFF_FFFF_FFFF,
+    0xFFFF_FFFF_FFFF,
+];
+/// 2²⁶⁰ − n in radix 2⁵² (adding it carries out of bit 260 exactly when the value is ≥ n).
+const NEG_N52: [u64; 5] = [
+    0xD_A173_2FC9_BEBF,
+    0x1_950B_75FC_4402,
+    0x145_5123,
+    0,
+    0xF_0000_0000_0000,
+];
+/// 2n in radix 2⁵² with limbs 0..3 raised by 2⁵² (and 1 borrowed from the next), so
+/// subtracting any element below n leaves every limb non-negative.
+const TWO_N_SPREAD: [u64; 5] = [
+    0x4_BD19_A06C_8282 + (1 << 52),
+    0xC_D5E9_1407_77FA + (1 << 52) - 1,
+    0xF_FFFF_FD75_5DB9 + (1 << 52) - 1,
+    0xF_FFFF_FFFF_FFFF + (1 << 52) - 1,
+    0x1_FFFF_FFFF_FFFF - 1,
+];
+/// −n⁻¹ mod 2⁵².
+const N_PRIME: u64 = 0xD_FF66_5588_B13F;
+/// 2⁵²⁰ mod n: multiplying by it in Montgomery form converts into Montgomery form.
+pub(crate) const R2: Scalar = Scalar::from_words([
+    0xc8ee_180c_268b_3b23,
+    0x9759_4894_fd6e_33e4,
+    0x97f5_e45b_cd07_c73b,
+    0x671c_d581_c69b_c5e6,
+]);
+
+/// Eight scalars, limb-major.
+pub(crate) struct Sc8<B: Backend>(pub [B::V; 5]);
+
+impl<B: Backend> Clone for Sc8<B> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<B: Backend> Copy for Sc8<B> {}
+
+/// Carry pass: limbs 0..3 below 2⁵², everything above in limb 4.
+#[inline(always)]
+fn carry<B: Backend>(mut t: [B::V; 5]) -> [B::V; 5] {
+    let m = B::splat(M52);
+    for k in 0..4 {
+        t[k + 1] = B::add(t[k + 1], B::shr::<52>(t[k]));
+        t[k] = B::and(t[k], m);
+    }
+    t
+}
+
+/// For a carried value below 2n: subtracts n where it is ≥ n.
+#[inline(always)]
+fn cond_sub_n<B: Backend>(t: [B::V; 5]) -> [B::V; 5] {
+    let d = carry::<B>(core::array::from_fn(|k| B::add(t[k], B::splat(NEG_N52[k]))));
+    let below_n = B::eq(B::shr::<52>(d[4]), B::splat(0));
+    let d4 = B::and(d[4], B::splat(M52));
+    let d = [d[0], d[1], d[2], d[3], d4];
+    core::array::from_fn(|k| B::select(below_n, t[k], d[k]))
+}
+
+impl<B: Backend> Sc8<B> {
+    /// The same scalar in every lane.
+    #[inline(always)]
+    pub fn splat(s: &Scalar) -> Self {
+        let w = s.0;
+        Self::from_words([
+            B::splat(w[0]),
+            B::splat(w[1]),
+            B::splat(w[2]),
+            B::splat(w[3]),
+        ])
+    }
+
+    /// From four vectors of little-endian words (each lane's value below n).
+    #[inline(always)]
+    pub fn from_words(w: [B::V; 4]) -> Self {
+        let m = B::splat(M52);
+        Sc8([
+            B::and(w[0], m),
+            B::and(B::or(B::shr::<52>(w[0]), B::shl::<12>(w[1])), m),
+            B::and(B::or(B::shr::<40>(w[1]), B::shl::<24>(w[2])), m),
+            B::and(B::or(B::shr::<28>(w[2]), B::shl::<36>(w[3])), m),
+            B::shr::<16>(w[3]),
+        ])
+    }
+
+    /// To four vectors of little-endian words.
+    #[inline(always)]
+    pub fn to_words(self) -> [B::V; 4] {
+        let l = self.0;
+        [
+            B::or(l[0], B::shl::<52>(l[1])),
+            B::or(B::shr::<12>(l[1]), B::shl::<40>(l[2])),
+            B::or(B::shr::<24>(l[2]), B::shl::<28>(l[3])),
+            B::or(B::shr::<36>(l[3]), B::shl::<16>(l[4])),
+        ]
+    }
+
+    /// The lanes as scalars.
+    #[inline(always)]
+    pub fn to_lanes(self) -> [Scalar; LANES] {
+        let w = self.to_words().map(B::store);
+        core::array::from_fn(|i| Scalar::from_words([w[0][i], w[1][i], w[2][i], w[3][i]]))
+    }
+
+    /// Montgomery product `self · other · 2⁻²⁶⁰ mod n` (inputs below n).
+    #[inline(always)]
+    pub fn mont_mul(&self, other: &Self) -> Self {
+        let (a, b) = (&self.0, &other.0);
+        let zero = B::splat(0);
+        let np = B::splat(N_PRIME);
+        let mut t = [zero; 6];
+        for ai in a {
+            for j in 0..5 {
+                t[j] = B::madd52lo(t[j], *ai, b[j]);
+                t[j + 1] = B::madd52hi(t[j + 1], *ai, b[j]);
+            }
+            // m = −t₀·n⁻¹ mod 2⁵² makes t + m·n divisible by 2⁵².
+            let m = B::madd52lo(zero, t[0], np);
+            for j in 0..5 {
+                let nj = B::splat(N52[j]);
+                t[j] = B::madd52lo(t[j], m, nj);
+                t[j + 1] = B::madd52hi(t[j + 1], m, nj);
+            }
+            t[1] = B::add(t[1], B::shr::<52>(t[0]));
+            t = [t[1], t[2], t[3], t[4], t[5], zero];
+        }
+        // (a·b + M·n) / 2²⁶⁰ < 2n.
+        Sc8(cond_sub_n::<B>(carry::<B>([t[0], t[1], t[2], t[3], t[4]])))
+    }
+
+    /// `−self mod n`.
+    #[inline(always)]
+    pub fn neg(&self) -> Self {
+        let t = carry::<B>(core::array::from_fn(|k| {
+            B::sub(B::splat(TWO_N_SPREAD[k]), self.0[k])
+        }));
+        // 2n − a ∈ (n, 2n]: one conditional subtraction, twice for a = 0 (2n → n → 0).
+        Sc8(cond_sub_n::<B>(cond_sub_n::<B>(t)))
+    }
+
+    /// Inverses of all lanes in Montgomery form, given Montgomery-form inputs (none zero):
+    /// a product tree across lanes, one scalar safegcd inversion, one layer of products.
+    #[inline(always)]
+    pub fn invert_lanes_mont(&self) -> Self {
+        let z = *self;
+        let s1 = Sc8::<B>(z.0.map(B::swap_lanes::<1>));
+        let a1 = z.mont_mul(&s1);
+        let s2 = Sc8::<B>(a1.0.map(B::swap_lanes::<2>));
+        let a2 = a1.mont_mul(&s2);
+        let e2 = s1.mont_mul(&s2);
+        let s4 = Sc8::<B>(a2.0.map(B::swap_lanes::<4>));
+        let a3 = a2.mont_mul(&s4);
+        let e3 = e2.mont_mul(&s4);
+        // a3 = P·2²⁶⁰ (Montgomery form of the product P). Its plain inverse is P⁻¹·2⁻²⁶⁰;
+        // times 2⁵²⁰ that is P⁻¹·2²⁶⁰, the Montgomery form of P⁻¹.
+        let total = a3.to_lanes()[0];
+        let inv = total.inv_var().mul(&R2);
+        Sc8::splat(&inv).mont_mul(&e3)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lanes::field::tests::rng;
+    use crate::lanes::portable::Portable;
+    use crate::secp256k1::scalar::N;
+    use num_bigint::BigUint;
+
+    type S = Sc8<Portable>;
+
+    fn big(w: &[u64]) -> BigUint {
+        w.iter().rev().fold(BigUint::from(0u8), |acc, &x| {
+            (acc << 64u32) + BigUint::from(x)
+        })
+    }
+    fn big52(l: &[u64; 5]) -> BigUint {
+        l.iter().rev().fold(BigUint::from(0u8), |acc, &x| {
+            (acc << 52u32) + BigUint::from(x)
+        })
+    }
+
+    #[test]
+    fn constants() {
+        let n = big(&N);
+        assert_eq!(big52(&N52), n);
+        assert_eq!(big52(&NEG_N52), (BigUint::from(1u8) << 260u32) - &n);
+        assert_eq!(big52(&TWO_N_SPREAD), &n * 2u8);
+        for limb in &TWO_N_SPREAD[..4] {
+            assert!(*limb >= 1 << 52);
+        }
+        assert!(TWO_N_SPREAD[4] > N52[4]);
+        assert_eq!(
+            (N52[0].wrapping_mul(N_PRIME)) & M52,
+            M52,
+            "n·n' ≡ −1 mod 2⁵²"
+        );
+        assert_eq!(big(&R2.0), (BigUint::from(1u8) << 520u32) % &n);
+    }
+
+    fn scalars(seed: u64, count: usize) -> Vec<Scalar> {
+        let one = Scalar::ONE;
+        let mut v = vec![
+            Scalar::ZERO,
+            one,
+            one.negate(),
+            one.negate().add(&one.negate()),
+            Scalar::from_words([M52, 0, 0, 0]),
+        ];
+        let mut s = seed;
+        for _ in 0..count {
+            let w = [rng(&mut s), rng(&mut s), rng(&mut s), rng(&mut s)];
+            v.push(Scalar::from_bytes_reduced(
+                &Scalar::from_words(w).to_bytes(),
+            ));
+        }
+        v
+    }
+
+    fn lanes(v: &[Scalar]) -> S {
+        let w: [[u64; LANES]; 4] =
+            core::array::from_fn(|k| core::array::from_fn(|i| v[i % v.len()].0[k]));
+        S::from_words(w.map(|a| Portable::load(&a)))
+    }
+
+    #[test]
+    fn mont_mul_and_neg_match_scalar_core() {
+        let n = big(&N);
+        let vals = scalars(3, 4000);
+        let rinv = (BigUint::from(1u8) << 260u32).modinv(&n).unwrap();
+        for c in vals.chunks(LANES) {
+            let other: Vec<Scalar> = c.iter().rev().cloned().collect();
+            let (a, b) = (lanes(c), lanes(&other));
+            let prod = a.mont_mul(&b).to_lanes();
+            let neg = a.neg().to_lanes();
+            for i in 0..LANES {
+                let (x, y) = (&c[i % c.len()], &other[i % other.len()]);
+                let want = big(&x.0) * big(&y.0) % &n * &rinv % &n;
+                assert_eq!(big(&prod[i].0), want);
+                assert_eq!(neg[i], x.negate());
+            }
+            // To Montgomery form and back.
+            let m = a
+                .mont_mul(&S::splat(&R2))
+                .mont_mul(&S::splat(&Scalar::ONE))
+                .to_lanes();
+            for i in 0..LANES {
+                assert_eq!(m[i], c[i % c.len()]);
+            }
+        }
+    }
+
+    #[test]
+    fn invert_lanes_matches_scalar_core() {
+        let vals = scalars(4, 400);
+        for c in vals
+            .chunks(LANES)
+            .filter(|c| c.iter().all(|x| !x.is_zero()))
+        {
+            let a = lanes(c).mont_mul(&S::splat(&R2));
+            let inv = a
+                .invert_lanes_mont()
+                .mont_mul(&S::splat(&Scalar::ONE))
+                .to_lanes();
+            for i in 0..LANES {
+                assert_eq!(inv[i], c[i % c.len()].inv_var());
+            }
+        }
+    }
+}

@@ -46,6 +46,11 @@ impl OddMultiples {
         w
     }
 
+    /// The raw table: entry i at bytes 64·i..64·(i+1), x then y, little-endian words.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
     /// Entry `i`, the point (2i+1)·B. `i` < [`LEN`].
     #[inline(always)]
     pub fn get(&self, i: usize) -> Affine {

@@ -1,0 +1,286 @@
+//! Keccak-256 of eight inputs at once: [`keccak256_batch`].
+//!
+//! Three paths, picked at run time, with identical results:
+//!
+//! - AVX-512 (F, BW, IFMA, per `crate::dispatch`): the eight inputs in the eight lanes of
+//!   the lane engine's Keccak (`crate::lanes::keccak`).
+//! - AVX2: two runs of the 4-way Keccak in `super::x4`, the inputs grouped by length.
+//! - Otherwise eight calls of the scalar [`keccak256`](super::keccak256).
+//!
+//! The multi-lane paths absorb block by block. A lane whose input has fewer blocks is
+//! squeezed right after its final (padded) block; from then on its state is permuted along
+//! with the others but never read again. When a single lane is left with blocks to absorb,
+//! it continues with the scalar permutation instead of a mostly idle vector one.
+
+// Only the x86-64 paths use the multi-lane code outside the tests.
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
+use super::{RATE, absorb_block, finish, load_le};
+use crate::lanes::Backend;
+
+/// `N` Keccak states side by side, word-major: `s[w][i]` is word `w` of state `i`.
+pub(super) type States<const N: usize> = [[u64; N]; 25];
+
+/// Keccak-f\[1600\] on `N` states at once.
+pub(super) trait Permute<const N: usize> {
+    /// Applies the permutation to each of the `N` states.
+    fn permute(s: &mut States<N>);
+}
+
+/// The 8-lane engine's permutation on backend `B`.
+struct Lanes8<B>(core::marker::PhantomData<B>);
+
+impl<B: Backend> Permute<8> for Lanes8<B> {
+    #[inline(always)]
+    fn permute(s: &mut States<8>) {
+        let mut a = [B::splat(0); 25];
+        for (v, w) in a.iter_mut().zip(s.iter()) {
+            *v = B::load(w);
+        }
+        crate::lanes::keccak::keccak_f1600_x8::<B>(&mut a);
+        for (w, v) in s.iter_mut().zip(a) {
+            *w = B::store(v);
+        }
+    }
+}
+
+/// Keccak-256 of `N` inputs of any lengths, `N` states per permutation.
+#[inline(always)]
+pub(super) fn sponge<const N: usize, P: Permute<N>>(inputs: [&[u8]; N]) -> [[u8; 32]; N] {
+    let mut out = [[0u8; 32]; N];
+    let mut state = [[0u64; N]; 25];
+    // Permutations lane i needs: its full blocks, then the padded final block.
+    let blocks = inputs.map(|m| m.len() / RATE + 1);
+    let total = blocks.iter().copied().max().unwrap_or(0);
+    for b in 0..total {
+        let mut active = 0;
+        let mut last = 0;
+        for (i, &n) in blocks.iter().enumerate() {
+            if n > b {
+                active += 1;
+                last = i;
+            }
+        }
+        if active == 1 {
+            // One lane left: finish it with the scalar permutation.
+            let mut s: [u64; 25] = core::array::from_fn(|w| state[w][last]);
+            // b < blocks[last] = len / RATE + 1, so b · RATE ≤ len.
+            let mut rest = inputs[last]
+                .get(b * RATE..)
+                .unwrap_or_default()
+                .chunks_exact(RATE);
+            for block in &mut rest {
+                absorb_block(&mut s, block);
+            }
+            out[last] = finish(s, rest.remainder());
+            break;
+        }
+        for (i, &n) in blocks.iter().enumerate() {
+            if n <= b {
+                continue;
+            }
+            let data = inputs[i].get(b * RATE..).unwrap_or_default();
+            let take = data.len().min(RATE);
+            let mut words = data[..take].chunks_exact(8);
+            for (w, bytes) in state.iter_mut().zip(&mut words) {
+                w[i] ^= load_le(bytes);
+            }
+            if take < RATE {
+                // The final block: its last partial word, then the padding
+                // 0x01 ‖ 0…0 ‖ 0x80 (one byte 0x81 when the block has RATE − 1 bytes).
+                let rem = words.remainder();
+                let mut last = [0u8; 8];
+                last[..rem.len()].copy_from_slice(rem);
+                last[rem.len()] = 0x01;
+                state[take / 8][i] ^= u64::from_le_bytes(last);
+                state[RATE / 8 - 1][i] ^= 0x80 << 56;
+            }
+        }
+        P::permute(&mut state);
+        for (i, &n) in blocks.iter().enumerate() {
+            if n == b + 1 {
+                for (bytes, w) in out[i].chunks_exact_mut(8).zip(&state) {
+                    bytes.copy_from_slice(&w[i].to_le_bytes());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The inputs as 64-byte arrays if every one of them is exactly 64 bytes long.
+#[inline(always)]
+pub(super) fn all_64<'a, const N: usize>(inputs: &[&'a [u8]; N]) -> Option<[&'a [u8; 64]; N]> {
+    let mut out = [&[0u8; 64]; N];
+    for (o, m) in out.iter_mut().zip(inputs) {
+        *o = (*m).try_into().ok()?;
+    }
+    Some(out)
+}
+
+/// Keccak-256 of eight inputs on the 8-lane engine with backend `B`.
+#[inline(always)]
+fn hash_lanes8<B: Backend>(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
+    let Some(keys) = all_64(&inputs) else {
+        return sponge::<8, Lanes8<B>>(inputs);
+    };
+    // Transpose: word k of message i into lane i of vector k.
+    let mut words = [[0u64; 8]; 8];
+    for (i, key) in keys.iter().enumerate() {
+        for (k, bytes) in key.chunks_exact(8).enumerate() {
+            words[k][i] = load_le(bytes);
+        }
+    }
+    let mut msg = [B::splat(0); 8];
+    for (v, w) in msg.iter_mut().zip(&words) {
+        *v = B::load(w);
+    }
+    let h = crate::lanes::keccak::keccak256_64_x8::<B>(&msg);
+    let mut out = [[0u8; 32]; 8];
+    for (k, v) in h.into_iter().enumerate() {
+        for (o, word) in out.iter_mut().zip(B::store(v)) {
+            o[8 * k..8 * k + 8].copy_from_slice(&word.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// [`hash_lanes8`] compiled for AVX-512.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512 F, BW and IFMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
+unsafe fn hash_avx512(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
+    hash_lanes8::<crate::lanes::avx512::Avx512>(inputs)
+}
+
+/// The AVX2 path: the inputs sorted by block count, so that inputs of similar length share
+/// a 4-way run, then two runs.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn hash_avx2(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
+    let mut order: [usize; 8] = core::array::from_fn(|i| i);
+    if all_64(&inputs).is_none() {
+        order.sort_unstable_by_key(|&i| inputs[i].len() / RATE);
+    }
+    let lo = order[..4].try_into().unwrap_or([0, 1, 2, 3]);
+    let hi = order[4..].try_into().unwrap_or([4, 5, 6, 7]);
+    let mut out = [[0u8; 32]; 8];
+    for group in [lo, hi] {
+        let group: [usize; 4] = group;
+        // SAFETY: the caller guarantees AVX2.
+        let h = unsafe { super::x4::keccak256_x4(group.map(|i| inputs[i])) };
+        for (&i, h) in group.iter().zip(h) {
+            out[i] = h;
+        }
+    }
+    out
+}
+
+/// Keccak-256 of eight inputs at once; `out[i]` is [`keccak256`](crate::keccak256)`(inputs[i])`.
+///
+/// The inputs may have any lengths, including zero, and need not be equal. The batch is
+/// fastest when all eight are the same length, and fastest of all when they are 64 bytes
+/// each — uncompressed public keys without the `0x04` prefix, whose hashes are Ethereum
+/// addresses. It runs the eight hashes side by side in vector registers: 8 lanes with
+/// AVX-512, two runs of 4 lanes with AVX2, otherwise one by one. The results are the same
+/// on every path.
+///
+/// ```
+/// use asmcrypto::{keccak256, keccak256_batch};
+///
+/// let key = [7u8; 64];
+/// let long = vec![1u8; 1000];
+/// let inputs: [&[u8]; 8] = [&key, b"", b"abc", &long, &key, &key[..63], &long[..136], &key];
+/// let hashes = keccak256_batch(inputs);
+/// for (input, hash) in inputs.iter().zip(&hashes) {
+///     assert_eq!(*hash, keccak256(input));
+/// }
+/// ```
+pub fn keccak256_batch(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if crate::dispatch::path() == crate::dispatch::Path::Avx512 {
+            // SAFETY: `path()` is `Avx512` only if the CPU has AVX-512 F, BW and IFMA.
+            return unsafe { hash_avx512(inputs) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2, checked just above.
+            return unsafe { hash_avx2(inputs) };
+        }
+    }
+    inputs.map(super::keccak256)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lanes::portable::Portable;
+
+    #[test]
+    fn constants_match_the_scalar_module() {
+        assert_eq!(crate::lanes::keccak::RC, super::super::permutation::RC);
+        assert_eq!(crate::lanes::keccak::RHO, super::super::permutation::RHO);
+    }
+
+    /// splitmix64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+    }
+
+    /// Every path this machine can take, each checked against scalar `keccak256`.
+    fn check_all_paths(inputs: [&[u8]; 8]) {
+        let want = inputs.map(crate::keccak256);
+        assert_eq!(hash_lanes8::<Portable>(inputs), want, "portable 8-lane");
+        assert_eq!(keccak256_batch(inputs), want, "dispatched");
+        #[cfg(target_arch = "x86_64")]
+        {
+            if crate::dispatch::has_avx512_ifma() {
+                // SAFETY: the CPU has AVX-512 F/BW/IFMA, checked just above.
+                assert_eq!(unsafe { hash_avx512(inputs) }, want, "AVX-512");
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2, checked just above.
+                assert_eq!(unsafe { hash_avx2(inputs) }, want, "AVX2");
+            }
+        }
+    }
+
+    #[test]
+    fn every_path_matches_scalar() {
+        let mut rng = Rng(5);
+        let data: Vec<u8> = (0..1200).map(|_| rng.next() as u8).collect();
+        let special = [0, 1, 63, 64, 65, 135, 136, 137, 271, 272, 273, 1000];
+        for case in 0..400 {
+            let lens: [usize; 8] = core::array::from_fn(|_| match case % 4 {
+                0 => (rng.next() % 601) as usize,
+                1 => special[(rng.next() % special.len() as u64) as usize],
+                2 => 64,
+                _ => (rng.next() % 140) as usize,
+            });
+            let offs: [usize; 8] = core::array::from_fn(|_| (rng.next() % 100) as usize);
+            let inputs: [&[u8]; 8] = core::array::from_fn(|i| &data[offs[i]..offs[i] + lens[i]]);
+            check_all_paths(inputs);
+        }
+        // One long lane among short ones, in every position.
+        for i in 0..8 {
+            let mut inputs: [&[u8]; 8] = [&data[..3]; 8];
+            inputs[i] = &data[..1100];
+            check_all_paths(inputs);
+        }
+    }
+}
