@@ -27,6 +27,8 @@ pub(crate) mod scalar;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod kernels;
 
 /// Number of lanes.
 pub const LANES: usize = 8;

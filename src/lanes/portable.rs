@@ -22,6 +22,10 @@ fn map1(a: [u64; LANES], f: impl Fn(u64) -> u64) -> [u64; LANES] {
     a.map(f)
 }
 
+// The operations are deliberately not inlined: the lane algorithms are `#[inline(always)]`
+// all the way down (so that they inline into the AVX-512 entry points), and inlining an
+// 8-iteration loop at each of their ~10⁵ call sites made the portable instantiation a
+// megabyte of code that took minutes to compile. The portable backend exists for tests.
 impl Backend for Portable {
     type V = [u64; LANES];
 
@@ -37,31 +41,31 @@ impl Backend for Portable {
     fn store(v: Self::V) -> [u64; LANES] {
         v
     }
-    #[inline(always)]
+    #[inline(never)]
     fn add(a: Self::V, b: Self::V) -> Self::V {
         map2(a, b, u64::wrapping_add)
     }
-    #[inline(always)]
+    #[inline(never)]
     fn sub(a: Self::V, b: Self::V) -> Self::V {
         map2(a, b, u64::wrapping_sub)
     }
-    #[inline(always)]
+    #[inline(never)]
     fn and(a: Self::V, b: Self::V) -> Self::V {
         map2(a, b, |x, y| x & y)
     }
-    #[inline(always)]
+    #[inline(never)]
     fn or(a: Self::V, b: Self::V) -> Self::V {
         map2(a, b, |x, y| x | y)
     }
-    #[inline(always)]
+    #[inline(never)]
     fn xor(a: Self::V, b: Self::V) -> Self::V {
         map2(a, b, |x, y| x ^ y)
     }
-    #[inline(always)]
+    #[inline(never)]
     fn xor3(a: Self::V, b: Self::V, c: Self::V) -> Self::V {
         Self::xor(Self::xor(a, b), c)
     }
-    #[inline(always)]
+    #[inline(never)]
     fn xor_andn(a: Self::V, b: Self::V, c: Self::V) -> Self::V {
         let mut r = [0u64; LANES];
         for i in 0..LANES {
@@ -69,23 +73,23 @@ impl Backend for Portable {
         }
         r
     }
-    #[inline(always)]
+    #[inline(never)]
     fn shr<const N: u32>(a: Self::V) -> Self::V {
         map1(a, |x| x >> N)
     }
-    #[inline(always)]
+    #[inline(never)]
     fn shl<const N: u32>(a: Self::V) -> Self::V {
         map1(a, |x| x << N)
     }
-    #[inline(always)]
+    #[inline(never)]
     fn rotl<const N: i32>(a: Self::V) -> Self::V {
         map1(a, |x| x.rotate_left(N as u32))
     }
-    #[inline(always)]
+    #[inline(never)]
     fn bswap(a: Self::V) -> Self::V {
         map1(a, u64::swap_bytes)
     }
-    #[inline(always)]
+    #[inline(never)]
     fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
         let mut r = [0u64; LANES];
         for i in 0..LANES {
@@ -94,7 +98,7 @@ impl Backend for Portable {
         }
         r
     }
-    #[inline(always)]
+    #[inline(never)]
     fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
         let mut r = [0u64; LANES];
         for i in 0..LANES {
@@ -103,7 +107,7 @@ impl Backend for Portable {
         }
         r
     }
-    #[inline(always)]
+    #[inline(never)]
     fn eq(a: Self::V, b: Self::V) -> u8 {
         let mut m = 0u8;
         for i in 0..LANES {
@@ -111,7 +115,7 @@ impl Backend for Portable {
         }
         m
     }
-    #[inline(always)]
+    #[inline(never)]
     fn select(mask: u8, a: Self::V, b: Self::V) -> Self::V {
         let mut r = [0u64; LANES];
         for i in 0..LANES {
@@ -119,7 +123,7 @@ impl Backend for Portable {
         }
         r
     }
-    #[inline(always)]
+    #[inline(never)]
     fn swap_lanes<const K: usize>(a: Self::V) -> Self::V {
         let mut r = [0u64; LANES];
         for (i, ri) in r.iter_mut().enumerate() {
@@ -127,7 +131,7 @@ impl Backend for Portable {
         }
         r
     }
-    #[inline(always)]
+    #[inline(never)]
     fn gather(table: &[u8], idx: Self::V) -> Self::V {
         let words = table.len() / 8;
         let mut r = [0u64; LANES];
@@ -141,7 +145,7 @@ impl Backend for Portable {
         }
         r
     }
-    #[inline(always)]
+    #[inline(never)]
     fn gather_words(table: &[u64], idx: Self::V) -> Self::V {
         let last = table.len().saturating_sub(1);
         idx.map(|i| table.get((i as usize).min(last)).copied().unwrap_or(0))

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Static throughput estimate of the AVX-512 field multiply and point doubling kernels with
+# llvm-mca (Debian package llvm-19), for Zen 4 and Sapphire Rapids.
+# Usage: scripts/mca.sh   (prints cycles per 8-lane call and per lane)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MCA=${MCA:-llvm-mca-19}
+command -v "$MCA" >/dev/null || MCA=/usr/lib/llvm-19/bin/llvm-mca
+out=$(mktemp -d)
+CARGO_PROFILE_RELEASE_LTO=false CARGO_TARGET_DIR="$out/t" \
+    cargo rustc --release --lib --quiet -- --emit asm
+asm=$(ls "$out"/t/release/deps/asmcrypto-*.s | head -1)
+for sym in asmcrypto_avx512_fe_mul asmcrypto_avx512_point_double; do
+    # The function body: from its label to the end marker, instructions only.
+    awk -v s="$sym:" '$1 == s {on=1; next} on && /^\.Lfunc_end/ {exit} on' "$asm" \
+        | grep -vE '^\s*(\.|#|$)|^\.?L[A-Za-z0-9_]+:|\bretq?\b' > "$out/$sym.s"
+    n=$(wc -l < "$out/$sym.s")
+    for cpu in znver4 sapphirerapids; do
+        cyc=$("$MCA" -mcpu="$cpu" -iterations=200 "$out/$sym.s" 2>/dev/null \
+              | awk '/^Total Cycles:/ {print $3}')
+        per=$(python3 -c "print(f'{$cyc/200:.1f} cycles/call, {$cyc/200/8:.1f} cycles/lane')")
+        echo "$sym ($n instructions) on $cpu: $per"
+    done
+done
+rm -rf "$out"
