@@ -120,5 +120,31 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// With the `parallel` feature: 4096 signatures through `recover_addresses` on a rayon pool
+/// of one thread and on a pool of all cores.
+#[cfg(feature = "parallel")]
+fn bench_parallel(c: &mut Criterion) {
+    let all = samples(4096);
+    let mut g = c.benchmark_group("parallel4096");
+    g.measurement_time(Duration::from_secs(10))
+        .warm_up_time(Duration::from_secs(2));
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(all.len() as u64));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for threads in [1, cores] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        g.bench_function(format!("recover_addresses, {threads} thread(s)"), |b| {
+            b.iter(|| pool.install(|| black_box(asmcrypto::recover_addresses(black_box(&all)))))
+        });
+    }
+    g.finish();
+}
+
+#[cfg(not(feature = "parallel"))]
+fn bench_parallel(_: &mut Criterion) {}
+
+criterion_group!(benches, bench, bench_parallel);
 criterion_main!(benches);

@@ -65,6 +65,143 @@ pub(crate) fn finish(
     })
 }
 
+/// The per-signature checks and the lift of R for many signatures: returns, for each
+/// input that passes, (index, checked signature, R), and writes every failure's error
+/// into `results` (which it fills with one entry per input).
+fn check_and_lift(
+    inputs: &[Signed],
+    results: &mut Vec<Result<[u8; 20], Error>>,
+) -> Vec<(
+    usize,
+    crate::recover::Checked,
+    crate::secp256k1::group::Affine,
+)> {
+    use crate::secp256k1::field::FieldElement as Fe;
+    use crate::secp256k1::group::Affine;
+    results.clear();
+    let mut live = Vec::with_capacity(inputs.len());
+    for (i, (hash, sig)) in inputs.iter().enumerate() {
+        let lane = parity_from_v(sig[64]).and_then(|recid| {
+            let r: [u8; 32] = sig[..32].try_into().unwrap_or([0; 32]);
+            let s: [u8; 32] = sig[32..64].try_into().unwrap_or([0; 32]);
+            let c = check(hash, &r, &s, recid)?;
+            let x = r_x(&c).ok_or(Error::NotOnCurve)?;
+            Ok((c, x))
+        });
+        // Placeholder for the lanes still running; overwritten below.
+        results.push(lane.map(|_| [0u8; 20]));
+        if let Ok((c, x)) = lane {
+            live.push((i, c, x));
+        }
+    }
+    // All square roots at once: their chains run side by side.
+    let rhs: Vec<Fe> = live
+        .iter()
+        .map(|(_, _, x)| x.sqr().mul(x).add(&Fe::B))
+        .collect();
+    let roots = Fe::sqrt_many_var(&rhs);
+    let mut lifted = Vec::with_capacity(live.len());
+    for ((i, c, x), root) in live.into_iter().zip(roots) {
+        match root {
+            Some(y) => {
+                let y = y.normalize();
+                let y = if y.is_odd() != (c.recid & 1 == 1) {
+                    y.neg().normalize()
+                } else {
+                    y
+                };
+                lifted.push((
+                    i,
+                    c,
+                    Affine {
+                        x: x.normalize(),
+                        y,
+                        infinity: false,
+                    },
+                ));
+            }
+            None => results[i] = Err(Error::NotOnCurve),
+        }
+    }
+    lifted
+}
+
+/// Many signatures on the scalar core with the per-signature work shared or overlapped:
+/// square roots side by side, r⁻¹ and the final 1/Z as batch inversions, and the Strauss
+/// loops of up to `group` signatures advanced bit by bit together. For inputs too short
+/// to amortise the batch-affine ladder's per-round inversion.
+pub(crate) fn recover_interleaved(inputs: &[Signed], group: usize) -> Vec<Result<[u8; 20], Error>> {
+    use crate::secp256k1::batch_inv;
+    use crate::secp256k1::ecmult::Strauss;
+    use crate::secp256k1::field::FieldElement as Fe;
+    use crate::secp256k1::group::Jacobian;
+    let mut results = Vec::with_capacity(inputs.len());
+    let lifted = check_and_lift(inputs, &mut results);
+    let mut rinv: Vec<_> = lifted.iter().map(|(_, c, _)| c.r).collect();
+    batch_inv::invert(&mut rinv, &mut Vec::new());
+    let mut points: Vec<Jacobian> = Vec::with_capacity(lifted.len());
+    let group = group.max(1);
+    for (lanes, ri) in lifted.chunks(group).zip(rinv.chunks(group)) {
+        let states: Vec<Strauss> = lanes
+            .iter()
+            .zip(ri)
+            .map(|((_, c, big_r), ri)| Strauss::new(big_r, &c.s.mul(ri), &c.msg.mul(ri).negate()))
+            .collect();
+        let mut acc = vec![Jacobian::INFINITY; states.len()];
+        let bits = states.iter().map(Strauss::bits).max().unwrap_or(0);
+        for b in (0..bits).rev() {
+            for (st, r) in states.iter().zip(acc.iter_mut()) {
+                st.step(r, b);
+            }
+        }
+        points.extend(states.iter().zip(acc).map(|(st, r)| st.finish(r)));
+    }
+    let mut zs: Vec<Fe> = points
+        .iter()
+        .map(|p| if p.infinity { Fe::ONE } else { p.z })
+        .collect();
+    batch_inv::invert(&mut zs, &mut Vec::new());
+    for (((i, _, _), p), zi) in lifted.iter().zip(&points).zip(&zs) {
+        results[*i] = if p.infinity {
+            Err(Error::PointAtInfinity)
+        } else {
+            Ok(crate::recover::address_of(&crate::recover::serialize(
+                &p.to_affine_with_zinv(zi),
+            )))
+        };
+    }
+    results
+}
+
+/// Largest number of signatures one batch-affine ladder runs at once (larger inputs are
+/// split): keeps the per-lane tables within the L2 cache.
+pub(crate) const AFFINE_CHUNK: usize = 256;
+
+/// Many signatures through the batch-affine ladder on the scalar field arithmetic: shared
+/// r⁻¹, square roots side by side, one inversion per ladder round across all signatures.
+/// Lanes the ladder cannot finish in lockstep are recomputed by the scalar core.
+pub(crate) fn recover_batch_affine(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
+    use crate::secp256k1::{affine_ladder, batch_inv};
+    let mut results = Vec::with_capacity(inputs.len());
+    let lifted = check_and_lift(inputs, &mut results);
+    let mut rinv: Vec<_> = lifted.iter().map(|(_, c, _)| c.r).collect();
+    batch_inv::invert(&mut rinv, &mut Vec::new());
+    let jobs: Vec<_> = lifted
+        .iter()
+        .zip(&rinv)
+        .map(|((_, c, r), ri)| (*r, c.msg.mul(ri).negate(), c.s.mul(ri)))
+        .collect();
+    for (chunk, lanes) in jobs.chunks(AFFINE_CHUNK).zip(lifted.chunks(AFFINE_CHUNK)) {
+        for (q, (i, _, _)) in affine_ladder::ecmult_batch(chunk).into_iter().zip(lanes) {
+            results[*i] = match q {
+                Some(q) => Ok(crate::recover::address_of(&crate::recover::serialize(&q))),
+                None => recover_address(&inputs[*i].0, &inputs[*i].1),
+            };
+        }
+    }
+    results
+}
+
 /// Eight signatures through the lane engine with backend `B` (the portable one is exposed,
 /// hidden, for the soak runner; it is far slower than either production path).
 pub(crate) fn recover8_with<B: crate::lanes::Backend>(
@@ -105,21 +242,57 @@ pub fn recover_addresses_batch(inputs: &[([u8; 32], [u8; 65]); 8]) -> [Result<[u
     match path() {
         #[cfg(target_arch = "x86_64")]
         Path::Avx512 => recover8_avx512(inputs),
-        _ => core::array::from_fn(|i| recover_address(&inputs[i].0, &inputs[i].1)),
+        _ => {
+            let v = recover_interleaved(inputs, LANES);
+            core::array::from_fn(|i| v.get(i).copied().unwrap_or(Err(Error::PointAtInfinity)))
+        }
     }
 }
 
 /// Recovers the addresses of any number of signatures; results are in input order and
 /// equal [`recover_address`](crate::recover_address) on each input.
 ///
-/// Full groups of eight go through [`recover_addresses_batch`]; a remainder too short to
-/// pay for a padded batch goes through the scalar core.
+/// With AVX-512 IFMA, full groups of eight go through the 8-lane engine (a remainder of
+/// three or more as a padded group). Elsewhere, inputs of 192 or more signatures run
+/// through the batch-affine ladder (up to 256 at a time, one shared inversion per
+/// doubling or addition round), shorter ones through interleaved Strauss loops with shared
+/// inversions. With the `parallel` feature, inputs of 512 or more are split into chunks of
+/// 256 across the rayon thread pool.
 ///
 /// ```
 /// let results = asmcrypto::recover_addresses(&[]);
 /// assert!(results.is_empty());
 /// ```
 pub fn recover_addresses(inputs: &[([u8; 32], [u8; 65])]) -> Vec<Result<[u8; 20], Error>> {
+    #[cfg(feature = "parallel")]
+    if inputs.len() >= 2 * PARALLEL_CHUNK {
+        use rayon::prelude::*;
+        return inputs
+            .par_chunks(PARALLEL_CHUNK)
+            .flat_map_iter(recover_addresses_serial)
+            .collect();
+    }
+    recover_addresses_serial(inputs)
+}
+
+/// Signatures per task when the `parallel` feature spreads a long input over the rayon
+/// thread pool (each task is one batch-affine ladder).
+#[cfg(feature = "parallel")]
+const PARALLEL_CHUNK: usize = AFFINE_CHUNK;
+
+/// Inputs at least this long take the batch-affine ladder on the scalar path (measured:
+/// below it the interleaved Strauss loops are as fast or faster).
+pub(crate) const AFFINE_MIN: usize = 192;
+
+/// [`recover_addresses`] on the calling thread.
+fn recover_addresses_serial(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
+    if path() != Path::Avx512 {
+        return if inputs.len() >= AFFINE_MIN {
+            recover_batch_affine(inputs)
+        } else {
+            recover_interleaved(inputs, LANES)
+        };
+    }
     let mut out = Vec::with_capacity(inputs.len());
     let mut chunks = inputs.chunks_exact(LANES);
     for c in &mut chunks {
@@ -128,7 +301,7 @@ pub fn recover_addresses(inputs: &[([u8; 32], [u8; 65])]) -> Vec<Result<[u8; 20]
         }
     }
     let tail = chunks.remainder();
-    if path() == Path::Avx512 && tail.len() >= 3 {
+    if tail.len() >= 3 {
         // Pad with copies of the first tail entry; keep only the real lanes.
         let group: [Signed; LANES] = core::array::from_fn(|i| tail[i.min(tail.len() - 1)]);
         out.extend(recover_addresses_batch(&group).into_iter().take(tail.len()));

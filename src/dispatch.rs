@@ -1,8 +1,14 @@
 //! Runtime CPU-feature dispatch, detected once.
 //!
 //! The batch entry points pick the fastest path the CPU supports: the 8-lane AVX-512 IFMA
-//! engine where available, otherwise the scalar core. The choice is made on first use
-//! and cached in an atomic; [`backend`] reports it.
+//! engine where available, otherwise the scalar batch paths (the batch-affine ladder for
+//! long inputs, interleaved Strauss loops with shared inversions for short ones; Keccak
+//! batches on AVX2). The choice is made on first use and cached in an atomic; [`backend`]
+//! reports it.
+//!
+//! The environment variable `ASMCRYPTO_BACKEND=scalar`, read once at that first use,
+//! turns the AVX-512 engine off (for benchmarks and tests of the other paths on AVX-512
+//! machines). Results are identical on every path.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -55,7 +61,8 @@ pub(crate) fn has_avx512_ifma() -> bool {
 }
 
 /// The name of the path the batch functions take on this CPU: `"avx512-ifma"` or
-/// `"scalar"`. Useful in logs; results are identical on every path.
+/// `"scalar"` (the scalar core's batch paths, with AVX2 Keccak where available). Useful
+/// in logs; results are identical on every path.
 ///
 /// ```
 /// let b = asmcrypto::backend();

@@ -54,6 +54,29 @@ pub mod __lanes {
     pub use crate::lanes::recover::asmcrypto_avx512_recover8;
     pub use crate::lanes::recover::{INVALID, Input8, NOT_ON_CURVE, OK, Output8, RETRY_SCALAR};
 
+    /// The batch-affine ladder path of [`recover_addresses`](crate::recover_addresses),
+    /// whatever the CPU (the path CPUs without AVX-512 take for large inputs).
+    pub fn recover_addresses_affine(
+        inputs: &[([u8; 32], [u8; 65])],
+    ) -> Vec<Result<[u8; 20], crate::Error>> {
+        crate::batch::recover_batch_affine(inputs)
+    }
+
+    /// Inverts field elements (little-endian words) in place with one of the batch
+    /// inversion schedules: `"single-chain"`, `"two-chains"` or `"tree"`
+    /// (for `benches/batch_inv.rs`).
+    pub fn batch_invert(schedule: &str, v: &mut [[u64; 4]]) {
+        crate::secp256k1::batch_inv::bench_schedule(schedule, v)
+    }
+
+    /// The interleaved scalar path (shared inversions, Strauss loops side by side).
+    pub fn recover_interleaved(
+        inputs: &[([u8; 32], [u8; 65])],
+        group: usize,
+    ) -> Vec<Result<[u8; 20], crate::Error>> {
+        crate::batch::recover_interleaved(inputs, group)
+    }
+
     /// [`recover_addresses_batch`](crate::recover_addresses_batch) through the portable lane
     /// backend, whatever the CPU: the same lockstep algorithm as the AVX-512 engine, in
     /// plain Rust. For differential testing only; it is far slower than either real path.

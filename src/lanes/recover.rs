@@ -31,7 +31,6 @@ use super::point::{Aff8, Jac8};
 use super::scalar::{R2, Sc8};
 use super::{Backend, LANES};
 use crate::secp256k1::field::FieldElement;
-use crate::secp256k1::glv;
 use crate::secp256k1::group::G;
 use crate::secp256k1::scalar::Scalar;
 use crate::secp256k1::tables;
@@ -46,17 +45,7 @@ pub const RETRY_SCALAR: u64 = 2;
 /// Status of a lane: the input was marked invalid; its output is meaningless.
 pub const INVALID: u64 = 3;
 
-/// Window of the R halves, their table size and digit count.
-const W_R: u32 = 5;
-const R_TABLE: usize = 1 << (W_R - 1);
-const R_DIGITS: usize = 26;
-/// Window and digit count of the G halves (the static tables hold 2¹³ odd multiples).
-const W_G: u32 = 14;
-const G_DIGITS: usize = 10;
-/// Bit position of the top column (the G halves' last digit; the R halves' last digit sits
-/// just below, at bit 125).
-const TOP_BIT: usize = W_G as usize * (G_DIGITS - 1);
-const _: () = assert!((R_DIGITS - 1) * W_R as usize == TOP_BIT - 1);
+use crate::secp256k1::recode::{G_DIGITS, R_DIGITS, R_TABLE, Recoding, TOP_BIT, W_G, W_R};
 
 /// Inputs of one batch, word-major (`x[k][i]` is 64-bit word k of lane i).
 #[repr(C)]
@@ -141,34 +130,6 @@ struct Schedule {
     retry: u8,
 }
 
-/// Signed odd fixed-window recoding of an odd `a`: digits dᵢ odd with |dᵢ| < 2^w,
-/// a = Σ dᵢ·2^(w·i). Returns false if `a` needs more digits than `out` holds.
-fn recode_odd(mut a: u128, w: u32, out: &mut [i32]) -> bool {
-    debug_assert!(a & 1 == 1);
-    let n = out.len();
-    for d in out[..n - 1].iter_mut() {
-        *d = (a & ((1 << (w + 1)) - 1)) as i32 - (1 << w);
-        // (a − d) / 2^w, which is odd again; written so that it cannot overflow.
-        a = ((a >> (w + 1)) << 1) | 1;
-    }
-    out[n - 1] = a as i32;
-    a < 1 << w
-}
-
-/// The magnitude of a short scalar (below 2¹²⁸ or above n − 2¹²⁸) and whether it was
-/// negated; `None` if it is neither.
-fn short(k: &Scalar) -> Option<(u128, bool)> {
-    let (m, neg) = if k.is_high() {
-        (k.negate(), true)
-    } else {
-        (*k, false)
-    };
-    if m.0[2] | m.0[3] != 0 {
-        return None;
-    }
-    Some((m.0[0] as u128 | (m.0[1] as u128) << 64, neg))
-}
-
 impl Schedule {
     fn new(u1: &[Scalar; LANES], u2: &[Scalar; LANES]) -> Self {
         let mut s = Schedule {
@@ -181,55 +142,33 @@ impl Schedule {
             corr_g: [0; 2],
             retry: 0,
         };
-        let mut rd = [0i32; R_DIGITS];
-        let mut gd = [0i32; G_DIGITS];
         for lane in 0..LANES {
             let bit = 1u8 << lane;
-            let (k1, k2) = glv::split_lambda(&u2[lane]);
-            for (h, k) in [k1, k2].iter().enumerate() {
-                let Some((mut a, neg)) = short(k) else {
-                    s.retry |= bit;
-                    continue;
-                };
-                if a & 1 == 0 {
-                    // k = ±(a'−1): recode a' = a + 1, then add ∓T once.
-                    a += 1;
-                    s.corr_r[h] |= bit;
-                    if !neg {
-                        s.corr_r_neg[h] |= bit;
-                    }
-                }
-                if !recode_odd(a, W_R, &mut rd) {
-                    s.retry |= bit;
-                }
-                for (col, &d) in rd.iter().enumerate() {
+            let Some(rc) = Recoding::new(&u1[lane], &u2[lane]) else {
+                s.retry |= bit;
+                continue;
+            };
+            for h in 0..2 {
+                for (col, &d) in rc.r[h].iter().enumerate() {
                     s.r_idx[h][col][lane] = (d.unsigned_abs() >> 1) as u64;
-                    if (d < 0) != neg {
+                    if d < 0 {
                         s.r_neg[h][col] |= bit;
                     }
                 }
-            }
-            let w = u1[lane].0;
-            for (h, half) in [
-                w[0] as u128 | (w[1] as u128) << 64,
-                w[2] as u128 | (w[3] as u128) << 64,
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                let mut a = half;
-                if a & 1 == 0 {
-                    a += 1;
-                    s.corr_g[h] |= bit;
-                }
-                if !recode_odd(a, W_G, &mut gd) {
-                    s.retry |= bit;
-                }
-                for (col, &d) in gd.iter().enumerate() {
+                for (col, &d) in rc.g[h].iter().enumerate() {
                     s.g_idx[h][col][lane] = (d.unsigned_abs() >> 1) as u64;
                     if d < 0 {
                         s.g_neg[h][col] |= bit;
                     }
+                }
+                if rc.corr_r[h] != 0 {
+                    s.corr_r[h] |= bit;
+                    if rc.corr_r[h] < 0 {
+                        s.corr_r_neg[h] |= bit;
+                    }
+                }
+                if rc.corr_g[h] {
+                    s.corr_g[h] |= bit;
                 }
             }
         }

@@ -144,49 +144,95 @@ fn g_entry(table: &tables::OddMultiples, digit: i32) -> Affine {
     if digit > 0 { p } else { p.neg() }
 }
 
+/// Everything one double-scalar multiplication needs for its main loop: the four wNAFs,
+/// the R tables and the frame factor.
+pub(crate) struct Strauss {
+    wnaf: [[i32; WNAF_LEN]; 4],
+    /// Number of digits up to the highest non-zero one.
+    bits: usize,
+    pre_a: [Affine; TABLE_A],
+    pre_lam: [Affine; TABLE_A],
+    zt: Fe,
+}
+
+impl Strauss {
+    /// Recodes na (GLV halves, width 5) and ng (128-bit halves, width 15) and builds the
+    /// odd-multiple table of `a` (not infinity).
+    pub(crate) fn new(a: &Affine, na: &Scalar, ng: &Scalar) -> Self {
+        let (na1, na_lam) = glv::split_lambda(na);
+        let mut wnaf = [[0i32; WNAF_LEN]; 4];
+        let ng1 = Scalar::from_words([ng.0[0], ng.0[1], 0, 0]);
+        let ng128 = Scalar::from_words([ng.0[2], ng.0[3], 0, 0]);
+        let mut bits = 0;
+        for (k, (s, w)) in [
+            (na1, WINDOW_A),
+            (na_lam, WINDOW_A),
+            (ng1, WINDOW_G),
+            (ng128, WINDOW_G),
+        ]
+        .iter()
+        .enumerate()
+        {
+            bits = bits.max(wnaf_var(&mut wnaf[k], s, *w));
+        }
+        let (pre_a, zt) = odd_multiples_table(a);
+        let pre_lam = pre_a.map(|p| p.endo());
+        Strauss {
+            wnaf,
+            bits,
+            pre_a,
+            pre_lam,
+            zt,
+        }
+    }
+
+    /// Number of loop steps.
+    pub(crate) fn bits(&self) -> usize {
+        self.bits
+    }
+
+    /// One step of the loop at digit position `i`: r ← 2r + the digits at i.
+    #[inline]
+    pub(crate) fn step(&self, r: &mut Jacobian, i: usize) {
+        if i >= self.bits {
+            return;
+        }
+        *r = r.double_var();
+        let d = self.wnaf[0][i];
+        if d != 0 {
+            *r = r.add_ge_var(&table_entry(&self.pre_a, d)).0;
+        }
+        let d = self.wnaf[1][i];
+        if d != 0 {
+            *r = r.add_ge_var(&table_entry(&self.pre_lam, d)).0;
+        }
+        let d = self.wnaf[2][i];
+        if d != 0 {
+            *r = r.add_zinv_var(&g_entry(tables::pre_g(), d), &self.zt);
+        }
+        let d = self.wnaf[3][i];
+        if d != 0 {
+            *r = r.add_zinv_var(&g_entry(tables::pre_g128(), d), &self.zt);
+        }
+    }
+
+    /// Maps the loop's result back from the isomorphic frame.
+    pub(crate) fn finish(&self, mut r: Jacobian) -> Jacobian {
+        if !r.infinity {
+            r.z = r.z.mul(&self.zt);
+        }
+        r
+    }
+}
+
 /// na·A + ng·G in Jacobian coordinates. `a` must not be infinity.
 pub fn ecmult_var(a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
-    let (na1, na_lam) = glv::split_lambda(na);
-    let mut wnaf_na1 = [0i32; WNAF_LEN];
-    let mut wnaf_lam = [0i32; WNAF_LEN];
-    let mut wnaf_ng1 = [0i32; WNAF_LEN];
-    let mut wnaf_ng128 = [0i32; WNAF_LEN];
-    let mut bits = wnaf_var(&mut wnaf_na1, &na1, WINDOW_A);
-    bits = bits.max(wnaf_var(&mut wnaf_lam, &na_lam, WINDOW_A));
-    let ng1 = Scalar::from_words([ng.0[0], ng.0[1], 0, 0]);
-    let ng128 = Scalar::from_words([ng.0[2], ng.0[3], 0, 0]);
-    bits = bits.max(wnaf_var(&mut wnaf_ng1, &ng1, WINDOW_G));
-    bits = bits.max(wnaf_var(&mut wnaf_ng128, &ng128, WINDOW_G));
-
-    let (pre_a, zt) = odd_multiples_table(a);
-    let pre_lam = pre_a.map(|p| p.endo());
-    let pre_g = tables::pre_g();
-    let pre_g128 = tables::pre_g128();
-
+    let st = Strauss::new(a, na, ng);
     let mut r = Jacobian::INFINITY;
-    for i in (0..bits).rev() {
-        r = r.double_var();
-        let d = wnaf_na1[i];
-        if d != 0 {
-            r = r.add_ge_var(&table_entry(&pre_a, d)).0;
-        }
-        let d = wnaf_lam[i];
-        if d != 0 {
-            r = r.add_ge_var(&table_entry(&pre_lam, d)).0;
-        }
-        let d = wnaf_ng1[i];
-        if d != 0 {
-            r = r.add_zinv_var(&g_entry(pre_g, d), &zt);
-        }
-        let d = wnaf_ng128[i];
-        if d != 0 {
-            r = r.add_zinv_var(&g_entry(pre_g128, d), &zt);
-        }
+    for i in (0..st.bits()).rev() {
+        st.step(&mut r, i);
     }
-    if !r.infinity {
-        r.z = r.z.mul(&zt);
-    }
-    r
+    st.finish(r)
 }
 
 #[cfg(test)]

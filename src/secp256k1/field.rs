@@ -346,6 +346,50 @@ impl FieldElement {
         if r.sqr().equals_var(a) { Some(r) } else { None }
     }
 
+    /// Square roots of several elements at once: the same addition chain as
+    /// [`FieldElement::sqrt_var`], but each step runs across all elements before the
+    /// next, so their independent squaring chains overlap in the pipeline instead of
+    /// each waiting on its own multiplier latency.
+    pub fn sqrt_many_var(xs: &[Self]) -> Vec<Option<Self>> {
+        fn sqr_n(v: &[FieldElement], k: u32) -> Vec<FieldElement> {
+            let mut r = v.to_vec();
+            for _ in 0..k {
+                for x in r.iter_mut() {
+                    *x = x.sqr();
+                }
+            }
+            r
+        }
+        fn mul(a: &[FieldElement], b: &[FieldElement]) -> Vec<FieldElement> {
+            a.iter().zip(b).map(|(x, y)| x.mul(y)).collect()
+        }
+        let a = xs;
+        let x2 = mul(&sqr_n(a, 1), a);
+        let x3 = mul(&sqr_n(&x2, 1), a);
+        let x6 = mul(&sqr_n(&x3, 3), &x3);
+        let x9 = mul(&sqr_n(&x6, 3), &x3);
+        let x11 = mul(&sqr_n(&x9, 2), &x2);
+        let x22 = mul(&sqr_n(&x11, 11), &x11);
+        let x44 = mul(&sqr_n(&x22, 22), &x22);
+        let x88 = mul(&sqr_n(&x44, 44), &x44);
+        let x176 = mul(&sqr_n(&x88, 88), &x88);
+        let x220 = mul(&sqr_n(&x176, 44), &x44);
+        let x223 = mul(&sqr_n(&x220, 3), &x3);
+        let t = mul(&sqr_n(&x223, 23), &x22);
+        let t = mul(&sqr_n(&t, 6), &x2);
+        let r = sqr_n(&t, 2);
+        r.iter()
+            .zip(a)
+            .map(|(r, a)| {
+                if r.sqr().equals_var(a) {
+                    Some(*r)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
     /// Multiplicative inverse (0 maps to 0), by safegcd in variable time.
     pub fn inv_var(&self) -> Self {
         let s = Signed62::from_u64x4(self.normalize().0);

@@ -1,6 +1,8 @@
 //! secp256k1 arithmetic: the field, the scalars, the group and double-scalar
 //! multiplication. Variable time throughout (all inputs are public).
 
+pub(crate) mod affine_ladder;
+pub(crate) mod batch_inv;
 pub(crate) mod ecmult;
 pub(crate) mod field;
 #[cfg(target_arch = "x86_64")]
@@ -8,5 +10,6 @@ mod field_adx;
 pub(crate) mod glv;
 pub(crate) mod group;
 pub(crate) mod modinv;
+pub(crate) mod recode;
 pub(crate) mod scalar;
 pub(crate) mod tables;
