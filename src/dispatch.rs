@@ -36,7 +36,8 @@ pub(crate) fn path() -> Path {
 
 #[cold]
 fn detect() -> Path {
-    let p = if has_avx512_ifma() {
+    let forced_scalar = std::env::var_os("ASMCRYPTO_BACKEND").is_some_and(|v| v == "scalar");
+    let p = if has_avx512_ifma() && !forced_scalar {
         Path::Avx512
     } else {
         Path::Scalar
