@@ -21,7 +21,13 @@ fn bench(c: &mut Criterion) {
         g.measurement_time(Duration::from_secs(2))
             .warm_up_time(Duration::from_millis(500));
         g.throughput(Throughput::Elements(n as u64));
-        for schedule in ["single-chain", "two-chains", "tree"] {
+        for schedule in [
+            "single-chain",
+            "two-chains",
+            "four-chains",
+            "eight-chains",
+            "tree",
+        ] {
             g.bench_with_input(BenchmarkId::from_parameter(schedule), &v, |b, v| {
                 let mut w = v.clone();
                 b.iter(|| {

@@ -4,7 +4,9 @@
 //! Keccak-256 of the key, as every Ethereum node does for every transaction and as the
 //! EVM's `ecrecover` precompile (address `0x01`) does inside contracts.
 //!
-//! The crate has no dependencies and no `unsafe` outside CPU intrinsics.
+//! By default the crate has no dependencies (the optional features `parallel`, `alloy` and
+//! `revm` bring rayon and the host crates of [`adapters`]), and no `unsafe` outside CPU
+//! intrinsics and the BMI2/ADX field multiply.
 //!
 //! ```
 //! // A transaction signature (r ‖ s ‖ v) over its signing hash.
@@ -31,6 +33,8 @@
 
 #![deny(missing_docs)]
 
+#[cfg(any(feature = "alloy", feature = "revm"))]
+pub mod adapters;
 mod batch;
 mod dispatch;
 mod error;
@@ -53,6 +57,8 @@ pub mod __lanes {
     #[cfg(target_arch = "x86_64")]
     pub use crate::lanes::recover::asmcrypto_avx512_recover8;
     pub use crate::lanes::recover::{INVALID, Input8, NOT_ON_CURVE, OK, Output8, RETRY_SCALAR};
+    /// The scalar core's field (mod p) and scalar (mod n) types, for the property tests.
+    pub use crate::secp256k1::{field::FieldElement, scalar::Scalar};
 
     /// The batch-affine ladder path of [`recover_addresses`](crate::recover_addresses),
     /// whatever the CPU (the path CPUs without AVX-512 take for large inputs).

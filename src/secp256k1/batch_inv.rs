@@ -131,6 +131,69 @@ pub(crate) fn invert_two_chains<T: Invertible>(v: &mut [T], scratch: &mut Vec<T>
     v[1] = inv_o;
 }
 
+/// K independent chains (element i in chain i mod K), joined around one inversion: the
+/// K multiplications of each step are independent, so for K ≥ 4 the passes run at the
+/// multiplier's throughput rather than its latency.
+pub(crate) fn invert_chains<T: Invertible, const K: usize>(v: &mut [T], scratch: &mut Vec<T>) {
+    let n = v.len();
+    if n == 0 {
+        return;
+    }
+    // scratch[i] = v[i] · v[i−K] · v[i−2K] · …
+    scratch.clear();
+    scratch.reserve(n);
+    let mut acc = [T::ONE; K];
+    let mut chunks = v.chunks_exact(K);
+    for ch in &mut chunks {
+        for c in 0..K {
+            acc[c] = acc[c].mul(&ch[c]);
+            scratch.push(acc[c]);
+        }
+    }
+    for (c, x) in chunks.remainder().iter().enumerate() {
+        acc[c] = acc[c].mul(x);
+        scratch.push(acc[c]);
+    }
+    // The K chain totals, inverted together with the one inversion.
+    let mut pre = [T::ONE; K];
+    let mut p = T::ONE;
+    for c in 0..K {
+        pre[c] = p;
+        p = p.mul(&acc[c]);
+    }
+    let mut inv_p = p.inv();
+    let mut inv = [T::ONE; K];
+    for c in (0..K).rev() {
+        inv[c] = inv_p.mul(&pre[c]);
+        inv_p = inv_p.mul(&acc[c]);
+    }
+    // Down every chain from its last element: 1/v[k] = (1/scratch[k]) · scratch[k−K].
+    let full = n - n % K;
+    for k in (full..n).rev() {
+        let c = k - full;
+        if k >= K {
+            let x = v[k];
+            v[k] = inv[c].mul(&scratch[k - K]);
+            inv[c] = inv[c].mul(&x);
+        } else {
+            v[k] = inv[c];
+        }
+    }
+    let mut base = full;
+    while base > K {
+        base -= K;
+        let (chunk, below) = (&mut v[base..base + K], &scratch[base - K..base]);
+        for ((x, ic), b) in chunk.iter_mut().zip(inv.iter_mut()).zip(below) {
+            let xv = *x;
+            *x = ic.mul(b);
+            *ic = ic.mul(&xv);
+        }
+    }
+    if full >= K {
+        v[..K].copy_from_slice(&inv);
+    }
+}
+
 /// A product tree: layers of independent pairwise products up, one inversion, back down.
 pub(crate) fn invert_tree<T: Invertible>(v: &mut [T], scratch: &mut Vec<T>) {
     let n = v.len();
@@ -185,6 +248,8 @@ pub(crate) fn bench_schedule(which: &str, v: &mut [[u64; 4]]) {
     match which {
         "single-chain" => invert_chain(&mut fe, &mut scratch),
         "two-chains" => invert_two_chains(&mut fe, &mut scratch),
+        "four-chains" => invert_chains::<Fe, 4>(&mut fe, &mut scratch),
+        "eight-chains" => invert_chains::<Fe, 8>(&mut fe, &mut scratch),
         _ => invert_tree(&mut fe, &mut scratch),
     }
     for (w, f) in v.iter_mut().zip(&fe) {
@@ -217,6 +282,8 @@ mod tests {
                 invert_chain::<Fe>,
                 invert_two_chains::<Fe>,
                 invert_tree::<Fe>,
+                invert_chains::<Fe, 4>,
+                invert_chains::<Fe, 8>,
                 invert::<Fe>,
             ] {
                 let mut w = v.clone();
@@ -229,6 +296,9 @@ mod tests {
                 invert_chain::<Scalar>,
                 invert_two_chains::<Scalar>,
                 invert_tree::<Scalar>,
+                invert_chains::<Scalar, 4>,
+                invert_chains::<Scalar, 8>,
+                invert::<Scalar>,
             ] {
                 let mut w = sc.clone();
                 f(&mut w, &mut Vec::new());

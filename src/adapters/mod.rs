@@ -1,0 +1,39 @@
+//! Drop-in adapters: plug asmcrypto into the crypto hooks of other Ethereum crates, so that
+//! code already written against them recovers signatures with asmcrypto without other
+//! changes.
+//!
+//! | feature | host crate | what runs on asmcrypto | one-call switch |
+//! | --- | --- | --- | --- |
+//! | `alloy` | `alloy-consensus` 2.x | `recover_signer()` / `recover_signer_unchecked()` of every signed transaction, and the `alloy_consensus::crypto::secp256k1` functions | [`install_alloy_provider`] |
+//! | `revm` | `revm-precompile` 43.x | the `ecrecover` precompile (address `0x01`) | [`install_revm_crypto`] |
+//!
+//! Both hosts keep the installed backend in a process-wide, set-once slot: install at
+//! start-up, before the first signature is recovered. Both adapters only take effect if
+//! the application's own copy of the host crate is the one asmcrypto was built against
+//! (same semver-compatible version; `cargo tree -d` shows duplicates), since a second
+//! copy has a second, separate slot.
+//!
+//! The adapter types can also be called directly through the host traits:
+//!
+//! ```
+//! # #[cfg(feature = "alloy")]
+//! # {
+//! use alloy_consensus::crypto::backend::CryptoProvider;
+//!
+//! // r = 0 is no signature: the provider refuses it, as alloy's own backends do.
+//! let sig = [0u8; 65];
+//! assert!(asmcrypto::adapters::AlloyCryptoProvider
+//!     .recover_signer_unchecked(&sig, &[0u8; 32])
+//!     .is_err());
+//! # }
+//! ```
+
+#[cfg(feature = "alloy")]
+pub mod alloy;
+#[cfg(feature = "revm")]
+pub mod revm;
+
+#[cfg(feature = "alloy")]
+pub use self::alloy::{AlloyCryptoProvider, install_alloy_provider};
+#[cfg(feature = "revm")]
+pub use self::revm::{RevmCrypto, install_revm_crypto};

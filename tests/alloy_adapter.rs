@@ -1,0 +1,690 @@
+//! The `alloy` adapter, end to end through alloy-consensus's own entry points.
+//!
+//! alloy keeps its crypto provider in a process-wide, set-once slot, so the comparison with
+//! alloy's default backend (k256, the one this crate's `alloy` feature compiles in) is one
+//! ordered test: every case is first run with no provider installed, then
+//! `install_alloy_provider()` is called, then every case runs again, now on asmcrypto, and
+//! both runs are compared with each other and with the known answers. The other tests in
+//! this file call `AlloyCryptoProvider` directly (never alloy's dispatching functions), so
+//! they see the same thing whether or not the provider is installed yet.
+
+#![cfg(feature = "alloy")]
+
+mod common;
+
+use alloy_consensus::crypto::backend::{CryptoProvider, get_default_provider};
+use alloy_consensus::crypto::secp256k1 as alloy_secp;
+// alloy-consensus re-exports alloy-eips (whose 2718 traits encode and decode the
+// envelopes) only under `private`; the test borrows it rather than adding a dependency.
+use alloy_consensus::private::alloy_eips::eip2718::{Decodable2718, Encodable2718};
+use alloy_consensus::transaction::{RlpEcdsaEncodableTx, SignerRecoverable};
+use alloy_consensus::{
+    EthereumTypedTransaction, SignableTransaction, TxEip1559, TxEip2930, TxEip4844,
+    TxEip4844Variant, TxEip7702, TxEnvelope, TxLegacy,
+};
+use alloy_primitives::{Address, B256, Bytes, Signature, TxKind, U256};
+use asmcrypto::adapters::{AlloyCryptoProvider, install_alloy_provider};
+use common::*;
+use num_bigint::BigUint;
+
+/// What an alloy call returned: the address, or the error's `Debug` (which shows its
+/// source, e.g. alloy's own EIP-2 high-s rejection).
+type Outcome = Result<Address, String>;
+
+fn outcome<E: core::fmt::Debug>(r: Result<Address, E>) -> Outcome {
+    r.map_err(|e| format!("{e:?}"))
+}
+
+fn u256(b: &[u8; 32]) -> U256 {
+    U256::from_be_bytes(*b)
+}
+
+fn n_minus(s: &[u8; 32]) -> [u8; 32] {
+    to_be32(&(n() - from_be(s)))
+}
+
+// ---------------------------------------------------------------------------------------
+// Real transactions.
+// ---------------------------------------------------------------------------------------
+
+/// A signed transaction as it travels (EIP-2718 bytes), and the address of its signer.
+struct SignedTx {
+    what: String,
+    encoded: Vec<u8>,
+    sender: Address,
+    /// True if the signature has s > n/2 (alloy's `recover_signer` must refuse it).
+    high_s: bool,
+}
+
+/// Signs `tx` with `secret` (libsecp256k1, RFC 6979), optionally turning the signature into
+/// its high-s twin, and returns the envelope's 2718 encoding.
+fn sign_tx<T>(what: &str, tx: T, secret: &[u8; 32], high_s: bool) -> SignedTx
+where
+    T: SignableTransaction<Signature> + RlpEcdsaEncodableTx,
+    EthereumTypedTransaction<TxEip4844Variant>: From<T>,
+{
+    let hash = tx.signature_hash();
+    let (r, s, recid) = sign(secret, &hash.0);
+    let (s, parity) = if high_s {
+        (n_minus(&s), recid == 0)
+    } else {
+        (s, recid == 1)
+    };
+    let sig = Signature::new(u256(&r), u256(&s), parity);
+    let envelope = TxEnvelope::from(tx.into_signed(sig));
+    SignedTx {
+        what: format!("{what} high_s={high_s}"),
+        encoded: envelope.encoded_2718(),
+        sender: Address::from(address_of_key(&public_key_of(secret))),
+        high_s,
+    }
+}
+
+/// Seeded transactions of every type alloy's `TxEnvelope` holds, each with a low-s
+/// signature and with its high-s twin.
+fn transactions(count: usize) -> Vec<SignedTx> {
+    let mut rng = SplitMix64(0xA110_7AD0);
+    let mut out = Vec::new();
+    for i in 0..count {
+        let secret = rng.scalar();
+        let to = Address::from_slice(&rng.bytes(20));
+        let input_len = rng.below(200) as usize;
+        let input = Bytes::from(rng.bytes(input_len));
+        let value = U256::from(rng.next_u64());
+        let nonce = rng.below(1 << 20);
+        let chain_id = [1, 10, 137, 8453, rng.next_u64() >> 1][i % 5];
+        for high_s in [false, true] {
+            let tx = match i % 6 {
+                0 => sign_tx(
+                    "legacy, pre-EIP-155",
+                    TxLegacy {
+                        chain_id: None,
+                        nonce,
+                        gas_price: 20_000_000_000,
+                        gas_limit: 21_000,
+                        to: TxKind::Call(to),
+                        value,
+                        input: input.clone(),
+                    },
+                    &secret,
+                    high_s,
+                ),
+                1 => sign_tx(
+                    "legacy, EIP-155",
+                    TxLegacy {
+                        chain_id: Some(chain_id),
+                        nonce,
+                        gas_price: 1,
+                        gas_limit: 100_000,
+                        to: if i % 4 == 1 {
+                            TxKind::Create
+                        } else {
+                            TxKind::Call(to)
+                        },
+                        value,
+                        input: input.clone(),
+                    },
+                    &secret,
+                    high_s,
+                ),
+                2 => sign_tx(
+                    "EIP-2930",
+                    TxEip2930 {
+                        chain_id,
+                        nonce,
+                        gas_price: 7,
+                        gas_limit: 50_000,
+                        to: TxKind::Call(to),
+                        value,
+                        input: input.clone(),
+                        ..Default::default()
+                    },
+                    &secret,
+                    high_s,
+                ),
+                3 => sign_tx(
+                    "EIP-1559",
+                    TxEip1559 {
+                        chain_id,
+                        nonce,
+                        gas_limit: 30_000,
+                        max_fee_per_gas: 3_000_000_000,
+                        max_priority_fee_per_gas: 1_000_000,
+                        to: TxKind::Call(to),
+                        value,
+                        input: input.clone(),
+                        ..Default::default()
+                    },
+                    &secret,
+                    high_s,
+                ),
+                4 => sign_tx(
+                    "EIP-4844",
+                    TxEip4844 {
+                        chain_id,
+                        nonce,
+                        gas_limit: 30_000,
+                        max_fee_per_gas: 3_000_000_000,
+                        max_priority_fee_per_gas: 1_000_000,
+                        to,
+                        value,
+                        input: input.clone(),
+                        blob_versioned_hashes: vec![B256::from(rng.bytes32())],
+                        max_fee_per_blob_gas: 1,
+                        ..Default::default()
+                    },
+                    &secret,
+                    high_s,
+                ),
+                _ => sign_tx(
+                    "EIP-7702",
+                    TxEip7702 {
+                        chain_id,
+                        nonce,
+                        gas_limit: 30_000,
+                        max_fee_per_gas: 3_000_000_000,
+                        max_priority_fee_per_gas: 1_000_000,
+                        to,
+                        value,
+                        input: input.clone(),
+                        ..Default::default()
+                    },
+                    &secret,
+                    high_s,
+                ),
+            };
+            out.push(tx);
+        }
+    }
+    out
+}
+
+/// Decodes each transaction with alloy's own decoder and recovers its sender with
+/// `recover_signer()` and `recover_signer_unchecked()`.
+fn recover_transactions(txs: &[SignedTx]) -> Vec<(Outcome, Outcome)> {
+    txs.iter()
+        .map(|t| {
+            let envelope =
+                TxEnvelope::decode_2718_exact(&t.encoded).expect("alloy decodes its own encoding");
+            (
+                outcome(envelope.recover_signer()),
+                outcome(envelope.recover_signer_unchecked()),
+            )
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Signatures: the published sample and seeded random / hostile ones.
+// ---------------------------------------------------------------------------------------
+
+/// (hash, r, s, y parity) and, where known, the signer.
+#[derive(Clone)]
+struct Case {
+    what: String,
+    hash: [u8; 32],
+    r: [u8; 32],
+    s: [u8; 32],
+    parity: bool,
+    signer: Option<Address>,
+}
+
+impl Case {
+    fn signature(&self) -> Signature {
+        Signature::new(u256(&self.r), u256(&self.s), self.parity)
+    }
+
+    fn sig65(&self) -> [u8; 65] {
+        sig65(&self.r, &self.s, u8::from(self.parity))
+    }
+}
+
+fn data_file_cases() -> Vec<Case> {
+    let text = include_str!("data/tx_senders.jsonl");
+    let cases: Vec<Case> = text
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).expect("valid JSON line");
+            let field = |k: &str| v[k].as_str().expect("string field").to_owned();
+            let recid = v["recid"].as_u64().expect("recid");
+            assert!(recid <= 1);
+            Case {
+                what: field("name"),
+                hash: hex32(&field("hash")),
+                r: hex32(&field("r")),
+                s: hex32(&field("s")),
+                parity: recid == 1,
+                signer: Some(Address::from_slice(&hex_to_vec(&field("address")))),
+            }
+        })
+        .collect();
+    assert_eq!(cases.len(), 147, "tests/data/tx_senders.jsonl changed");
+    cases
+}
+
+/// Seeded signatures: valid ones (low and high s, right and wrong parity, hashes of every
+/// class) and hostile ones (r or s zero, ≥ n, random, r not an x-coordinate).
+fn random_cases(count: usize) -> Vec<Case> {
+    let mut rng = SplitMix64(0x5EED_A110);
+    let n = n();
+    let p = p();
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let secret = rng.scalar();
+        let hash = match rng.below(16) {
+            0 => [0u8; 32],
+            1 => to_be32(&n),
+            2 => [0xff; 32],
+            _ => rng.bytes32(),
+        };
+        let (r, s, recid) = sign(&secret, &hash);
+        let signer = Address::from(address_of_key(&public_key_of(&secret)));
+        let mut c = Case {
+            what: String::new(),
+            hash,
+            r,
+            s,
+            parity: recid == 1,
+            signer: Some(signer),
+        };
+        let kind = i % 14;
+        c.what = format!("random #{i} kind {kind}");
+        match kind {
+            0..=3 => {}
+            4 => {
+                // The high-s twin: same signer for the unchecked path.
+                c.s = n_minus(&s);
+                c.parity = !c.parity;
+            }
+            5 => {
+                // Wrong parity: some other key (or none).
+                c.parity = !c.parity;
+                c.signer = None;
+            }
+            6 => {
+                c.r = [0u8; 32];
+                c.signer = None;
+            }
+            7 => {
+                c.s = [0u8; 32];
+                c.signer = None;
+            }
+            8 => {
+                c.r = match rng.below(3) {
+                    0 => to_be32(&n),
+                    1 => to_be32(&(&n + BigUint::from(rng.next_u64()))),
+                    _ => [0xff; 32],
+                };
+                c.signer = None;
+            }
+            9 => {
+                c.s = match rng.below(3) {
+                    0 => to_be32(&n),
+                    1 => to_be32(&(&n + BigUint::from(rng.next_u64()))),
+                    _ => [0xff; 32],
+                };
+                c.signer = None;
+            }
+            10 => {
+                // r not an x-coordinate (about half of all values below n are not).
+                loop {
+                    let x = rng.scalar();
+                    if !is_x_coordinate(&from_be(&x)) {
+                        c.r = x;
+                        break;
+                    }
+                }
+                c.signer = None;
+            }
+            11 => {
+                // Fully random r and s (may be ≥ n, may not be on the curve).
+                c.r = rng.bytes32();
+                c.s = rng.bytes32();
+                c.signer = None;
+            }
+            12 => {
+                // Tampered hash: a valid recovery of some other key.
+                c.hash[(rng.below(32)) as usize] ^= 1 << rng.below(8);
+                c.signer = None;
+            }
+            _ => {
+                // Extremes: r, s ∈ {1, n−1}, and r = p − 1 (≥ n: invalid).
+                let one = to_be32(&BigUint::from(1u32));
+                let top = to_be32(&(&n - BigUint::from(1u32)));
+                c.r = [one, top, to_be32(&(&p - BigUint::from(1u32)))][rng.below(3) as usize];
+                c.s = [one, top][rng.below(2) as usize];
+                c.signer = None;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// alloy's `recover_signer` (EIP-2 checked) and `recover_signer_unchecked` for each case.
+fn recover_cases(cases: &[Case]) -> Vec<(Outcome, Outcome)> {
+    cases
+        .iter()
+        .map(|c| {
+            let sig = c.signature();
+            let hash = B256::from(c.hash);
+            (
+                outcome(alloy_secp::recover_signer(&sig, hash)),
+                outcome(alloy_secp::recover_signer_unchecked(&sig, hash)),
+            )
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Verification against a known key.
+// ---------------------------------------------------------------------------------------
+
+struct VerifyCase {
+    what: String,
+    pubkey: [u8; 65],
+    hash: [u8; 32],
+    r: [u8; 32],
+    s: [u8; 32],
+    /// Expected result if known: the key's address, or `None` for a failure.
+    expected: Option<Option<Address>>,
+}
+
+fn verify_cases(count: usize) -> Vec<VerifyCase> {
+    let mut rng = SplitMix64(0x7E21_F1ED);
+    let n = n();
+    let p = p();
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let secret = rng.scalar();
+        let key = public_key_of(&secret);
+        let mut pubkey = [4u8; 65];
+        pubkey[1..].copy_from_slice(&key);
+        let hash = rng.bytes32();
+        let (r, s, _) = sign(&secret, &hash);
+        let address = Address::from(address_of_key(&key));
+        let mut c = VerifyCase {
+            what: String::new(),
+            pubkey,
+            hash,
+            r,
+            s,
+            expected: Some(Some(address)),
+        };
+        let kind = i % 13;
+        c.what = format!("verify #{i} kind {kind}");
+        match kind {
+            0..=2 => {}
+            3 => c.s = n_minus(&s), // high s: "unchecked" accepts it
+            4 => {
+                // Somebody else's key.
+                c.pubkey[1..].copy_from_slice(&public_key_of(&rng.scalar()));
+                c.expected = Some(None);
+            }
+            5 => {
+                c.hash[0] ^= 0x80;
+                c.expected = Some(None);
+            }
+            6 => {
+                c.r = [[0u8; 32], to_be32(&n), [0xff; 32]][rng.below(3) as usize];
+                c.expected = Some(None);
+            }
+            7 => {
+                c.s = [[0u8; 32], to_be32(&n), [0xff; 32]][rng.below(3) as usize];
+                c.expected = Some(None);
+            }
+            8 => {
+                // Not the uncompressed tag (0x06 / 0x07 are libsecp256k1's hybrid forms).
+                c.pubkey[0] = [0x00, 0x02, 0x03, 0x05, 0x06, 0x07][rng.below(6) as usize];
+                c.expected = Some(None);
+            }
+            9 => {
+                // Off the curve: y + 1.
+                let y = (from_be(&c.pubkey[33..]) + BigUint::from(1u32)) % &p;
+                c.pubkey[33..].copy_from_slice(&to_be32(&y));
+                c.expected = Some(None);
+            }
+            10 => {
+                // A coordinate ≥ p (x + p when that fits, else all ones).
+                let x = from_be(&c.pubkey[1..33]) + &p;
+                let x = if x < two_256() {
+                    to_be32(&x)
+                } else {
+                    [0xff; 32]
+                };
+                c.pubkey[1..33].copy_from_slice(&x);
+                c.expected = Some(None);
+            }
+            11 => {
+                // x(R) = r + n: pick r < p − n, recover a key with recovery id 2 or 3, and
+                // verify against it (x(R) ≡ r mod n, so the signature holds).
+                let p_minus_n = &p - &n;
+                loop {
+                    let r = to_be32(&(from_be(&rng.bytes32()) % &p_minus_n));
+                    let s = rng.scalar();
+                    let recid = 2 + rng.below(2) as u8;
+                    if let Some(key) = secp_recover(&hash, &r, &s, recid) {
+                        c.pubkey[1..].copy_from_slice(&key);
+                        c.r = r;
+                        c.s = s;
+                        c.expected = Some(Some(Address::from(address_of_key(&key))));
+                        break;
+                    }
+                }
+            }
+            _ => {
+                // Random r and s against a real key: fails (unless astronomically lucky).
+                c.r = rng.bytes32();
+                c.s = rng.bytes32();
+                c.expected = None;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn verify_all(cases: &[VerifyCase]) -> Vec<Outcome> {
+    cases
+        .iter()
+        .map(|c| {
+            let sig = Signature::new(u256(&c.r), u256(&c.s), false);
+            outcome(alloy_secp::verify_and_compute_signer_unchecked(
+                &c.pubkey,
+                &sig,
+                B256::from(c.hash),
+            ))
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// The ordered test: alloy's default backend, then asmcrypto installed.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn alloy_default_backend_then_asmcrypto_provider() {
+    let txs = transactions(600);
+    let data = data_file_cases();
+    let random = random_cases(4200);
+    let verify = verify_cases(1200);
+
+    // 1. Nothing installed: alloy's compile-time backend (k256).
+    let tx_default = recover_transactions(&txs);
+    let data_default = recover_cases(&data);
+    let random_default = recover_cases(&random);
+    let verify_default = verify_all(&verify);
+
+    // 2. The one-call switch.
+    install_alloy_provider().expect("first and only install in this process");
+    assert!(
+        install_alloy_provider().is_err(),
+        "alloy's slot is set-once: a second install must be refused"
+    );
+    // The installed provider is the one that answers from now on.
+    let _installed: &dyn CryptoProvider = get_default_provider();
+
+    // 3. The same calls, now on asmcrypto.
+    let tx_ours = recover_transactions(&txs);
+    let data_ours = recover_cases(&data);
+    let random_ours = recover_cases(&random);
+    let verify_ours = verify_all(&verify);
+
+    // Transactions: both backends agree, and with the signer.
+    let (mut ok, mut high) = (0, 0);
+    for ((t, d), o) in txs.iter().zip(&tx_default).zip(&tx_ours) {
+        assert_eq!(d, o, "{}: default backend vs asmcrypto", t.what);
+        assert_eq!(o.1, Ok(t.sender), "{}: recover_signer_unchecked", t.what);
+        if t.high_s {
+            assert!(o.0.is_err(), "{}: EIP-2 must refuse high s", t.what);
+            high += 1;
+        } else {
+            assert_eq!(o.0, Ok(t.sender), "{}: recover_signer", t.what);
+            ok += 1;
+        }
+    }
+    assert_eq!((ok, high), (600, 600));
+
+    // The published senders.
+    for ((c, d), o) in data.iter().zip(&data_default).zip(&data_ours) {
+        assert_eq!(d, o, "{}: default backend vs asmcrypto", c.what);
+        assert_eq!(o.1, Ok(c.signer.unwrap()), "{}: unchecked", c.what);
+        let high_s = from_be(&c.s) > (n() >> 1usize);
+        assert_eq!(o.0.is_err(), high_s, "{}: EIP-2", c.what);
+    }
+
+    // Random and hostile signatures, also through the provider trait directly.
+    let mut failures = 0;
+    for ((c, d), o) in random.iter().zip(&random_default).zip(&random_ours) {
+        assert_eq!(
+            d,
+            o,
+            "{}: default backend vs asmcrypto (hash={} r={} s={} parity={})",
+            c.what,
+            hex::encode(c.hash),
+            hex::encode(c.r),
+            hex::encode(c.s),
+            c.parity
+        );
+        let direct = outcome(AlloyCryptoProvider.recover_signer_unchecked(&c.sig65(), &c.hash));
+        assert_eq!(direct, d.1, "{}: provider called directly", c.what);
+        if let Some(signer) = c.signer {
+            assert_eq!(o.1, Ok(signer), "{}: known signer", c.what);
+        }
+        failures += usize::from(o.1.is_err());
+    }
+    assert!(
+        failures > random.len() / 4,
+        "the hostile cases must exercise failures"
+    );
+
+    // Verification against a known key.
+    for ((c, d), o) in verify.iter().zip(&verify_default).zip(&verify_ours) {
+        assert_eq!(d, o, "{}: default backend vs asmcrypto", c.what);
+        let direct = outcome(AlloyCryptoProvider.verify_and_compute_signer_unchecked(
+            &c.pubkey,
+            &sig64(&c.r, &c.s),
+            &c.hash,
+        ));
+        assert_eq!(&direct, d, "{}: provider called directly", c.what);
+        if let Some(expected) = c.expected {
+            assert_eq!(o.as_ref().ok().copied(), expected, "{}", c.what);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The provider called directly, against libsecp256k1 (install-order independent).
+// ---------------------------------------------------------------------------------------
+
+/// Every recovery id byte: 0..=3 as libsecp256k1 reads them (2 and 3: x = r + n), anything
+/// else refused without a panic (27 and 28 included: alloy passes the bare parity).
+#[test]
+fn provider_recovery_ids_match_libsecp256k1() {
+    let mut rng = SplitMix64(0x1D50_FA11);
+    let p_minus_n = p() - n();
+    let mut recovered_with_r_plus_n = 0;
+    for i in 0..300 {
+        let secret = rng.scalar();
+        let hash = rng.bytes32();
+        let (mut r, s, _) = sign(&secret, &hash);
+        if i % 3 == 0 {
+            // r < p − n, so that recovery ids 2 and 3 (x = r + n) can succeed.
+            r = to_be32(&(from_be(&rng.bytes32()) % &p_minus_n));
+        }
+        for v in 0..=255u8 {
+            let got = AlloyCryptoProvider.recover_signer_unchecked(&sig65(&r, &s, v), &hash);
+            let want = if v <= 3 {
+                secp_recover(&hash, &r, &s, v).map(|k| Address::from(address_of_key(&k)))
+            } else {
+                None
+            };
+            assert_eq!(
+                got.as_ref().ok().copied(),
+                want,
+                "v={v} hash={} r={} s={}",
+                hex::encode(hash),
+                hex::encode(r),
+                hex::encode(s)
+            );
+            if let (true, Ok(signer)) = (v >= 2, &got) {
+                recovered_with_r_plus_n += 1;
+                // x(R) = r + n ≡ r (mod n): the signature verifies under the recovered key.
+                let key = secp_recover(&hash, &r, &s, v).unwrap();
+                let mut pubkey = [4u8; 65];
+                pubkey[1..].copy_from_slice(&key);
+                let verified = AlloyCryptoProvider.verify_and_compute_signer_unchecked(
+                    &pubkey,
+                    &sig64(&r, &s),
+                    &hash,
+                );
+                assert_eq!(verified.ok(), Some(*signer), "verify with x(R) = r + n");
+            }
+        }
+    }
+    assert!(recovered_with_r_plus_n > 0);
+}
+
+/// Verification against libsecp256k1's (after normalising s, since the provider's
+/// "unchecked" verification accepts high s) on valid, wrong-key and random signatures.
+#[test]
+fn provider_verify_matches_libsecp256k1() {
+    let mut rng = SplitMix64(0x0E21_F1ED);
+    let mut accepted = 0;
+    for i in 0..1500 {
+        let secret = rng.scalar();
+        let key = public_key_of(&secret);
+        let hash = rng.bytes32();
+        let (r, mut s, _) = sign(&secret, &hash);
+        let mut pubkey = [4u8; 65];
+        pubkey[1..].copy_from_slice(&key);
+        match i % 5 {
+            0 | 1 => {}
+            2 => s = n_minus(&s),
+            3 => pubkey[1..].copy_from_slice(&public_key_of(&rng.scalar())),
+            _ => s = rng.bytes32(),
+        }
+        let got =
+            AlloyCryptoProvider.verify_and_compute_signer_unchecked(&pubkey, &sig64(&r, &s), &hash);
+        let want = {
+            let pk = secp256k1::PublicKey::from_byte_array_uncompressed(pubkey).unwrap();
+            secp256k1::ecdsa::Signature::from_compact(&sig64(&r, &s))
+                .ok()
+                .and_then(|mut sig| {
+                    sig.normalize_s();
+                    sig.verify(secp256k1::Message::from_digest(hash), &pk).ok()
+                })
+                .map(|()| Address::from(address_of_key(pubkey[1..].try_into().unwrap())))
+        };
+        assert_eq!(
+            got.as_ref().ok().copied(),
+            want,
+            "case {i}: hash={} r={} s={}",
+            hex::encode(hash),
+            hex::encode(r),
+            hex::encode(s)
+        );
+        accepted += usize::from(got.is_ok());
+    }
+    assert_eq!(accepted, 900, "kinds 0, 1 and 2 verify, the others do not");
+}
