@@ -11,58 +11,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-type Signed = ([u8; 32], [u8; 65]);
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-fn bytes32(state: &mut u64) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    for chunk in out.chunks_mut(8) {
-        chunk.copy_from_slice(&splitmix(state).to_le_bytes());
-    }
-    out
-}
-
-fn samples(n: usize) -> Vec<Signed> {
-    let mut state = 0x5123_u64;
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let Ok(sk) = secp256k1::SecretKey::from_secret_bytes(bytes32(&mut state)) else {
-            continue;
-        };
-        let hash = bytes32(&mut state);
-        let rs = secp256k1::ecdsa::RecoverableSignature::sign_ecdsa_recoverable(
-            secp256k1::Message::from_digest(hash),
-            &sk,
-        );
-        let (recid, compact) = rs.serialize_compact();
-        let mut sig = [0u8; 65];
-        sig[..64].copy_from_slice(&compact);
-        sig[64] = recid.to_u8();
-        out.push((hash, sig));
-    }
-    out
-}
-
-fn libsecp256k1(s: &Signed) -> Option<[u8; 20]> {
-    use tiny_keccak::Hasher;
-    let recid = secp256k1::ecdsa::RecoveryId::try_from(i32::from(s.1[64])).ok()?;
-    let sig = secp256k1::ecdsa::RecoverableSignature::from_compact(&s.1[..64], recid).ok()?;
-    let pk = sig
-        .recover_ecdsa(secp256k1::Message::from_digest(s.0))
-        .ok()?;
-    let mut k = tiny_keccak::Keccak::v256();
-    k.update(&pk.serialize_uncompressed()[1..]);
-    let mut h = [0u8; 32];
-    k.finalize(&mut h);
-    h[12..].try_into().ok()
-}
+#[path = "../benches/support/mod.rs"]
+mod support;
+use support::{libsecp256k1_address as libsecp256k1, samples};
 
 /// Microseconds per item of one call of `f` over `n` items.
 fn once(n: usize, f: impl FnOnce()) -> f64 {
@@ -73,7 +24,7 @@ fn once(n: usize, f: impl FnOnce()) -> f64 {
 
 fn main() {
     println!("asmcrypto backend: {}", asmcrypto::backend());
-    let all = samples(4096);
+    let all = samples(4096, 0x5123);
     let ours = asmcrypto::recover_addresses(&all);
     for (s, a) in all.iter().zip(&ours) {
         assert_eq!(a.as_ref().ok(), libsecp256k1(s).as_ref(), "disagreement");
