@@ -6,8 +6,8 @@
 //! Jacobian mixed addition costs 8M + 3S; an affine doubling 2M + 2S + 3M against 3M + 4S.
 //! The schedule is the regular one of [`super::recode`] (signed odd fixed windows of the
 //! GLV halves and of u₁'s 128-bit halves), so all signatures double and add in the same
-//! rounds. A round runs each signature's formula back to back: they are independent, so
-//! the CPU overlaps them and the multiplier works at its throughput rather than latency.
+//! rounds. A round runs the signatures' formulas `INTERLEAVE` at a time, step by step
+//! across them, so the multiplier works at its throughput rather than its latency.
 //!
 //! A signature whose addition would divide by zero (its two points share an
 //! x-coordinate: only crafted signatures get there, e.g. a key at infinity) is marked and
@@ -21,92 +21,226 @@ use super::recode::{G_DIGITS, R_DIGITS, R_TABLE, Recoding, TOP_BIT, W_G, W_R};
 use super::scalar::Scalar;
 use super::tables;
 
+/// Signatures whose formulas run interleaved. Within one signature every step of a
+/// formula waits for the previous one (a multiplication's latency is about 1.6 times its
+/// throughput here), so each step runs on this many signatures before the next step
+/// starts; measured in `doc/benchmarks.md` ("Interleaving the ladder's formulas").
+const INTERLEAVE: usize = 4;
+
+/// K signatures' values side by side: every operation runs on all K before the next
+/// operation starts, so their independent dependency chains overlap in the pipeline.
+#[derive(Clone, Copy)]
+struct Lanes<const K: usize>([Fe; K]);
+
+impl<const K: usize> Lanes<K> {
+    /// Elements `at..at + K` of `v`.
+    #[inline(always)]
+    fn load(v: &[Fe], at: usize) -> Self {
+        let mut r = [Fe::ZERO; K];
+        r.copy_from_slice(&v[at..at + K]);
+        Self(r)
+    }
+
+    /// Elements `idx[at..at + K]` of `v`.
+    #[inline(always)]
+    fn gather(v: &[Fe], idx: &[usize], at: usize) -> Self {
+        let mut r = [Fe::ZERO; K];
+        for (e, &i) in r.iter_mut().zip(&idx[at..at + K]) {
+            *e = v[i];
+        }
+        Self(r)
+    }
+
+    /// Writes to elements `at..at + K` of `v`.
+    #[inline(always)]
+    fn store(self, v: &mut [Fe], at: usize) {
+        v[at..at + K].copy_from_slice(&self.0);
+    }
+
+    /// Writes to elements `idx[at..at + K]` of `v`.
+    #[inline(always)]
+    fn scatter(self, v: &mut [Fe], idx: &[usize], at: usize) {
+        for (e, &i) in self.0.iter().zip(&idx[at..at + K]) {
+            v[i] = *e;
+        }
+    }
+}
+
+/// Lane-wise operations of [`Lanes`], written as plain loops over K (which the compiler
+/// unrolls) rather than with closures, so that nothing is left behind a call.
+macro_rules! lanewise {
+    ($($name:ident($($o:ident)?) => $f:ident;)*) => {
+        impl<const K: usize> Lanes<K> {
+            $(
+                #[inline(always)]
+                fn $name(&self $(, $o: &Self)?) -> Self {
+                    let mut r = [Fe::ZERO; K];
+                    for j in 0..K {
+                        r[j] = lanewise!(@call self.0[j], $f $(, $o.0[j])?);
+                    }
+                    Self(r)
+                }
+            )*
+        }
+    };
+    (@call $a:expr, $f:ident, $b:expr) => { $a.$f(&$b) };
+    (@call $a:expr, $f:ident) => { $a.$f() };
+}
+
+lanewise! {
+    mul(o) => mul;
+    add(o) => add;
+    sub(o) => sub;
+    sqr() => sqr;
+    dbl() => dbl;
+    neg() => neg;
+}
+
+/// Runs `f::<INTERLEAVE>` over lanes `0..n` in steps of INTERLEAVE, then `f::<1>` over the
+/// rest; `f(st, at)` handles lanes `at..at + K`.
+macro_rules! interleaved {
+    ($st:expr, $n:expr, $f:ident) => {{
+        let n = $n;
+        let mut at = 0;
+        while at + INTERLEAVE <= n {
+            $f::<INTERLEAVE>($st, at);
+            at += INTERLEAVE;
+        }
+        while at < n {
+            $f::<1>($st, at);
+            at += 1;
+        }
+    }};
+}
+
 /// Buffers reused across rounds.
 struct Rounds {
     x: Vec<Fe>,
     y: Vec<Fe>,
     /// Lanes that met a zero denominator.
     bad: Vec<bool>,
+    /// Denominators, then their inverses (one per taking part lane).
     den: Vec<Fe>,
-    pts: Vec<Affine>,
+    /// The points added (or the fused formula's intermediate values).
+    px: Vec<Fe>,
+    py: Vec<Fe>,
+    /// Lanes taking part in an addition round.
     idx: Vec<usize>,
     scratch: Vec<Fe>,
 }
 
+/// Addition: acc ← acc + (px, py) for taking-part lanes `at..at + K`:
+/// λ = (y_Q − y)/(x_Q − x), x₃ = λ² − x − x_Q, y₃ = λ(x − x₃) − y.
+#[inline(always)]
+fn add_lanes<const K: usize>(st: &mut Rounds, at: usize) {
+    let x = Lanes::<K>::gather(&st.x, &st.idx, at);
+    let y = Lanes::<K>::gather(&st.y, &st.idx, at);
+    let qx = Lanes::<K>::load(&st.px, at);
+    let qy = Lanes::<K>::load(&st.py, at);
+    let inv = Lanes::<K>::load(&st.den, at);
+    let l = qy.sub(&y).mul(&inv);
+    let x3 = l.sqr().sub(&x.add(&qx));
+    let y3 = l.mul(&x.sub(&x3)).sub(&y);
+    x3.scatter(&mut st.x, &st.idx, at);
+    y3.scatter(&mut st.y, &st.idx, at);
+}
+
+/// First half of 2P + Q: λ₁ = (y_Q − y)/(x_Q − x), x₃ = λ₁² − x − x_Q, kept in (px, py).
+#[inline(always)]
+fn double_add_lanes_1<const K: usize>(st: &mut Rounds, at: usize) {
+    let x = Lanes::<K>::load(&st.x, at);
+    let y = Lanes::<K>::load(&st.y, at);
+    let qx = Lanes::<K>::load(&st.px, at);
+    let qy = Lanes::<K>::load(&st.py, at);
+    let inv = Lanes::<K>::load(&st.den, at);
+    let l1 = qy.sub(&y).mul(&inv);
+    let x3 = l1.sqr().sub(&x.add(&qx));
+    x3.store(&mut st.px, at);
+    l1.store(&mut st.py, at);
+}
+
+/// Second half of 2P + Q: λ₂ = −λ₁ − 2y/(x₃ − x), x₄ = λ₂² − x − x₃, y₄ = λ₂(x − x₄) − y.
+#[inline(always)]
+fn double_add_lanes_2<const K: usize>(st: &mut Rounds, at: usize) {
+    let x = Lanes::<K>::load(&st.x, at);
+    let y = Lanes::<K>::load(&st.y, at);
+    let x3 = Lanes::<K>::load(&st.px, at);
+    let l1 = Lanes::<K>::load(&st.py, at);
+    let inv = Lanes::<K>::load(&st.den, at);
+    let l2 = l1.add(&y.dbl().mul(&inv)).neg();
+    let x4 = l2.sqr().sub(&x.add(&x3));
+    let y4 = l2.mul(&x.sub(&x4)).sub(&y);
+    x4.store(&mut st.x, at);
+    y4.store(&mut st.y, at);
+}
+
+/// Doubling: λ = 3x²/(2y), x₃ = λ² − 2x, y₃ = λ(x − x₃) − y.
+#[inline(always)]
+fn double_lanes<const K: usize>(st: &mut Rounds, at: usize) {
+    let x = Lanes::<K>::load(&st.x, at);
+    let y = Lanes::<K>::load(&st.y, at);
+    let inv = Lanes::<K>::load(&st.den, at);
+    let x2 = x.sqr();
+    let l = x2.dbl().add(&x2).mul(&inv);
+    let x3 = l.sqr().sub(&x.dbl());
+    let y3 = l.mul(&x.sub(&x3)).sub(&y);
+    x3.store(&mut st.x, at);
+    y3.store(&mut st.y, at);
+}
+
 impl Rounds {
+    /// Pushes lane `i`'s denominator x_Q − x (marking the lane bad, and using 1, if it is 0).
+    #[inline(always)]
+    fn push_den(&mut self, i: usize, qx: &Fe) {
+        let mut d = qx.sub(&self.x[i]);
+        if d.normalizes_to_zero_var() {
+            self.bad[i] = true;
+            d = Fe::ONE;
+        }
+        self.den.push(d);
+    }
+
     /// acc[i] ← acc[i] + q(i) for every lane where `q` gives a point.
     fn add(&mut self, q: impl Fn(usize) -> Option<Affine>) {
         self.den.clear();
-        self.pts.clear();
+        self.px.clear();
+        self.py.clear();
         self.idx.clear();
         for i in 0..self.x.len() {
             if let Some(p) = q(i) {
-                let mut d = p.x.sub(&self.x[i]);
-                if d.normalizes_to_zero_var() {
-                    self.bad[i] = true;
-                    d = Fe::ONE;
-                }
-                self.den.push(d);
-                self.pts.push(p);
+                self.push_den(i, &p.x);
+                self.px.push(p.x);
+                self.py.push(p.y);
                 self.idx.push(i);
             }
         }
         batch_inv::invert(&mut self.den, &mut self.scratch);
-        for ((&i, p), inv) in self.idx.iter().zip(&self.pts).zip(&self.den) {
-            let (x, y) = (self.x[i], self.y[i]);
-            let l = p.y.sub(&y).mul(inv);
-            let x3 = l.sqr().sub(&x).sub(&p.x);
-            self.y[i] = l.mul(&x.sub(&x3)).sub(&y);
-            self.x[i] = x3;
-        }
+        interleaved!(self, self.idx.len(), add_lanes);
     }
 
     /// acc[i] ← 2·acc[i] + q(i) for every lane, with the fused formula of Eisenträger,
     /// Lauter and Montgomery: 2P + Q = (P + Q) + P without P + Q's y-coordinate. Two
     /// inversion rounds and 3M + 2S, against 4M + 3S for a doubling then an addition.
     fn double_add(&mut self, q: impl Fn(usize) -> Affine) {
-        // Round 1: λ₁ = (y_Q − y)/(x_Q − x), x₃ = λ₁² − x − x_Q.
         self.den.clear();
-        self.pts.clear();
+        self.px.clear();
+        self.py.clear();
         for i in 0..self.x.len() {
             let p = q(i);
-            let mut d = p.x.sub(&self.x[i]);
-            if d.normalizes_to_zero_var() {
-                self.bad[i] = true;
-                d = Fe::ONE;
-            }
-            self.den.push(d);
-            self.pts.push(p);
+            self.push_den(i, &p.x);
+            self.px.push(p.x);
+            self.py.push(p.y);
         }
         batch_inv::invert(&mut self.den, &mut self.scratch);
-        // Keep x₃ in `pts[i].x` and λ₁ in `pts[i].y` for round 2.
-        for (i, (p, inv)) in self.pts.iter_mut().zip(&self.den).enumerate() {
-            let l1 = p.y.sub(&self.y[i]).mul(inv);
-            let x3 = l1.sqr().sub(&self.x[i]).sub(&p.x);
-            *p = Affine {
-                x: x3,
-                y: l1,
-                infinity: false,
-            };
-        }
-        // Round 2: λ₂ = −λ₁ − 2y/(x₃ − x), x₄ = λ₂² − x − x₃, y₄ = λ₂(x − x₄) − y.
+        interleaved!(self, self.x.len(), double_add_lanes_1);
+        // Round 2: the denominator is x₃ − x.
         self.den.clear();
-        for (i, p) in self.pts.iter().enumerate() {
-            let mut d = p.x.sub(&self.x[i]);
-            if d.normalizes_to_zero_var() {
-                self.bad[i] = true;
-                d = Fe::ONE;
-            }
-            self.den.push(d);
+        for i in 0..self.x.len() {
+            let x3 = self.px[i];
+            self.push_den(i, &x3);
         }
         batch_inv::invert(&mut self.den, &mut self.scratch);
-        for (i, (p, inv)) in self.pts.iter().zip(&self.den).enumerate() {
-            let (x, y) = (self.x[i], self.y[i]);
-            let l2 = p.y.add(&y.shl(1).mul(inv)).neg();
-            let x4 = l2.sqr().sub(&x).sub(&p.x);
-            self.y[i] = l2.mul(&x.sub(&x4)).sub(&y);
-            self.x[i] = x4;
-        }
+        interleaved!(self, self.x.len(), double_add_lanes_2);
     }
 
     /// acc[i] ← 2·acc[i] for every lane.
@@ -114,13 +248,7 @@ impl Rounds {
         self.den.clear();
         self.den.extend(self.y.iter().map(|y| y.shl(1)));
         batch_inv::invert(&mut self.den, &mut self.scratch);
-        for ((x, y), inv) in self.x.iter_mut().zip(self.y.iter_mut()).zip(&self.den) {
-            let x2 = x.sqr();
-            let l = x2.shl(1).add(&x2).mul(inv);
-            let x3 = l.sqr().sub(&x.shl(1));
-            *y = l.mul(&x.sub(&x3)).sub(y);
-            *x = x3;
-        }
+        interleaved!(self, self.x.len(), double_lanes);
     }
 }
 
@@ -139,7 +267,8 @@ pub(crate) fn ecmult_batch(inputs: &[(Affine, Scalar, Scalar)]) -> Vec<Option<Af
         y: Vec::with_capacity(n),
         bad: vec![false; n],
         den: Vec::with_capacity(n),
-        pts: Vec::with_capacity(n),
+        px: Vec::with_capacity(n),
+        py: Vec::with_capacity(n),
         idx: Vec::with_capacity(n),
         scratch: Vec::with_capacity(n),
     };

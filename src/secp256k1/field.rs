@@ -177,6 +177,12 @@ impl FieldElement {
         Self::fold(r, c)
     }
 
+    /// `2·self`.
+    #[inline(always)]
+    pub fn dbl(&self) -> Self {
+        self.shl(1)
+    }
+
     /// Folds a carry bit (0 or 1) out of bit 256: r + c·P_C.
     #[inline(always)]
     fn fold_bit(r: [u64; 4], c: u64) -> Self {
