@@ -1,5 +1,5 @@
-//! Seeded signatures and the libsecp256k1 reference, shared by `benches/batch.rs` and
-//! `examples/batch_sizes.rs` (included with `#[path]`).
+//! Seeded signatures and the libsecp256k1 reference, shared by `benches/batch.rs`,
+//! `benches/ecrecover.rs` and `examples/batch_sizes.rs` (included with `#[path]`).
 
 /// One (message hash, r ‖ s ‖ v signature) pair.
 pub type Signed = ([u8; 32], [u8; 65]);
