@@ -47,7 +47,9 @@ pub use batch::{recover_addresses, recover_addresses_batch};
 pub use dispatch::backend;
 pub use error::Error;
 pub use keccak::{Keccak256, keccak256, keccak256_batch};
-pub use recover::{ecrecover, ecrecover_precompile, recover_address, recover_public_key};
+pub use recover::{
+    ecrecover, ecrecover_precompile, ecrecover_public_key, recover_address, recover_public_key,
+};
 
 /// Internals exposed for the repository's own examples and test tools (the emulator
 /// instruction counter, the soak runner). Not part of the API: may change at any time.

@@ -179,15 +179,42 @@ pub fn recover_address(hash: &[u8; 32], sig: &[u8; 65]) -> Result<[u8; 20], Erro
 /// assert!(asmcrypto::ecrecover(&[0u8; 64], 0, &[0u8; 32]).is_err());
 /// ```
 pub fn ecrecover(sig: &[u8; 64], recid: u8, msg: &[u8; 32]) -> Result<[u8; 32], Error> {
+    let mut h = crate::keccak::keccak256_64(&ecrecover_public_key(sig, recid, msg)?);
+    h[..12].fill(0);
+    Ok(h)
+}
+
+/// The uncompressed public key X ‖ Y (64 bytes) for the compact signature `r ‖ s` with
+/// libsecp256k1's recovery id `recid` (0..=3: bit 0 is the y parity, bit 1 selects
+/// x = r + n) over `msg`: the contract of libsecp256k1's `secp256k1_ecdsa_recover` and of
+/// go-ethereum's `secp256k1_ext_ecdsa_recover`. Errors as for [`ecrecover`].
+///
+/// ```
+/// # let (hash, sig) = asmcrypto_doc_sample();
+/// let mut rs = [0u8; 64];
+/// rs.copy_from_slice(&sig[..64]);
+/// let key = asmcrypto::ecrecover_public_key(&rs, sig[64], &hash).unwrap();
+/// assert_eq!(key, asmcrypto::recover_public_key(&hash, &sig).unwrap());
+/// # fn asmcrypto_doc_sample() -> ([u8; 32], [u8; 65]) {
+/// #     let h = "c8f2345bc628763f2f8324d099b26070e9a4f73d1ee8d654fd8537f59db8b4c6";
+/// #     let r = "2ab9adbf933ea82559c127cf688532d1930b3d352748c2065a55759f5b84d750";
+/// #     let s = "7d9f53ffe4dd1d297b64738fee7f448a9523ff58f411595c9a148c3cfeee6c28";
+/// #     let x = |s: &str, out: &mut [u8]| for i in 0..32 { out[i] = u8::from_str_radix(&s[2*i..2*i+2], 16).unwrap() };
+/// #     let mut hash = [0u8; 32]; x(h, &mut hash);
+/// #     let mut sig = [0u8; 65]; x(r, &mut sig[..32]); x(s, &mut sig[32..64]); sig[64] = 0;
+/// #     (hash, sig)
+/// # }
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidRecoveryId`] for `recid` > 3; otherwise as for [`recover_public_key`].
+pub fn ecrecover_public_key(sig: &[u8; 64], recid: u8, msg: &[u8; 32]) -> Result<[u8; 64], Error> {
     if recid > 3 {
         return Err(Error::InvalidRecoveryId(recid));
     }
     let (r, s) = split_sig(sig);
     let c = check(msg, &r, &s, recid)?;
-    let q = recover_point(&c)?;
-    let mut h = crate::keccak::keccak256_64(&serialize(&q));
-    h[..12].fill(0);
-    Ok(h)
+    recover_point(&c).map(|q| serialize(&q))
 }
 
 /// The EVM `ecrecover` precompile (address 0x01), byte for byte.
