@@ -1,9 +1,17 @@
-//! The main job: recover the bundled sample signatures (147 real signed transactions with
-//! their published senders) with asmcrypto, libsecp256k1 and k256, check that all three
-//! agree with each other and with the published senders, and print the time per recovery
-//! and the ratios.
+//! The main job, on the bundled real data (`tests/data/`):
 //!
-//! Run with `cargo run --release --example compare`.
+//! 1. **Blocks.** Decode every bundled signed transaction (300 single ones of types 0–4,
+//!    40 block bodies from ethereum/tests, a 121-transaction BNB Smart Chain block) with
+//!    alloy, recover every sender with asmcrypto's `recover_signers` and
+//!    `recover_signers_unchecked`, check each against the published sender and against
+//!    alloy's own per-transaction recovery (libsecp256k1, as reth builds alloy, and k256,
+//!    alloy's default backend), then time the blocks: transactions per second and the
+//!    ratio, one thread and all threads.
+//! 2. **Signatures.** The 147 bundled signing tuples (hash, r, s, recid) through
+//!    `recover_address` and `recover_addresses` against libsecp256k1 and k256: µs per
+//!    recovery and the ratios.
+//!
+//! Run with `cargo run --release --features alloy,parallel --example compare`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -82,6 +90,176 @@ fn time(samples: &[Sample], rounds: usize, f: impl Fn(&Sample) -> Option<[u8; 20
 }
 
 fn main() {
+    blocks();
+    println!();
+    signatures();
+}
+
+// ---------------------------------------------------------------------------------------
+// 1. Blocks of alloy transactions.
+// ---------------------------------------------------------------------------------------
+
+#[path = "../benches/support/alloy.rs"]
+mod support;
+
+use alloy_consensus::TxEnvelope;
+use asmcrypto::adapters::alloy::{recover_signers, recover_signers_unchecked};
+use rayon::prelude::*;
+
+fn fail(msg: String) -> ! {
+    eprintln!("{msg}");
+    std::process::exit(1)
+}
+
+/// Checks asmcrypto's batch calls on every bundled transaction against the published
+/// senders and alloy's two backends.
+fn check_transactions(all: &[support::RealTx]) {
+    let decoded = support::decode_all(all);
+    let txs: Vec<TxEnvelope> = decoded.iter().map(|d| d.tx.clone()).collect();
+    let checked = recover_signers(&txs);
+    let unchecked = recover_signers_unchecked(&txs);
+    let mut refused = 0;
+    for (i, d) in decoded.iter().enumerate() {
+        let expect = |low_s: bool| (!(low_s && d.high_s)).then_some(d.sender);
+        for (low_s, got) in [(true, &checked[i]), (false, &unchecked[i])] {
+            let got = got.as_ref().ok().copied();
+            let libsecp = support::libsecp256k1(&d.tx, low_s).ok();
+            let k256 = support::k256(&d.tx, low_s);
+            if got != expect(low_s) || got != libsecp || got != k256 {
+                fail(format!(
+                    "transaction {i} (low_s = {low_s}): asmcrypto {got:?}, published {:?}, \
+                     alloy+libsecp256k1 {libsecp:?}, alloy+k256 {k256:?}",
+                    expect(low_s)
+                ));
+            }
+        }
+        refused += usize::from(checked[i].is_err());
+    }
+    println!(
+        "{} of {} bundled transactions decode with alloy (alloy refuses {} test vectors whose \
+         fields overflow its types);",
+        decoded.len(),
+        all.len(),
+        all.len() - decoded.len()
+    );
+    println!(
+        "for all {}, asmcrypto's recover_signers_unchecked gives the published sender, as \
+         alloy does with libsecp256k1 and with k256;",
+        decoded.len()
+    );
+    println!(
+        "recover_signers (EIP-2) refuses exactly the {refused} high-s ones, as alloy's recover_signer does."
+    );
+}
+
+/// Best time in seconds of `rounds` runs of `f`.
+fn best(rounds: usize, mut f: impl FnMut()) -> f64 {
+    (0..rounds)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn blocks() {
+    check_transactions(&support::all_real_txs());
+
+    // The blocks: 40 from ethereum/tests and the BSC block, 433 transactions, all valid.
+    let mut blocks: Vec<Vec<TxEnvelope>> = support::blocks()
+        .iter()
+        .chain([&support::bsc_block()])
+        .map(|b| {
+            support::decode_all(&b.txs)
+                .into_iter()
+                .map(|d| d.tx)
+                .collect()
+        })
+        .collect();
+    blocks.retain(|b| !b.is_empty());
+    let txs: Vec<TxEnvelope> = blocks.iter().flatten().cloned().collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pool = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap_or_else(|e| fail(format!("rayon pool: {e}")))
+    };
+    let (one, all) = (pool(1), pool(threads));
+    let libsecp = |t: &TxEnvelope| support::libsecp256k1(t, true).ok();
+    let k256 = |t: &TxEnvelope| support::k256(t, true);
+    let batch = |b: &[TxEnvelope]| black_box(recover_signers(black_box(b)));
+
+    // Interleaved: every round runs every way once, so machine noise hits them alike.
+    let names = [
+        "asmcrypto recover_signers, block by block",
+        "asmcrypto recover_signers, all in one call",
+        "per transaction, libsecp256k1 (reth's build)",
+        "per transaction, k256 (alloy's default)",
+        "asmcrypto recover_signers, all in one call",
+        "per transaction, libsecp256k1, par_iter",
+        "per transaction, k256, par_iter",
+    ];
+    let mut t = [f64::INFINITY; 7];
+    for _ in 0..15 {
+        let r = [
+            one.install(|| best(2, || blocks.iter().for_each(|b| drop(batch(b))))),
+            one.install(|| best(2, || drop(batch(&txs)))),
+            best(2, || {
+                drop(black_box(txs.iter().map(libsecp).collect::<Vec<_>>()))
+            }),
+            best(2, || {
+                drop(black_box(txs.iter().map(k256).collect::<Vec<_>>()))
+            }),
+            all.install(|| best(2, || drop(batch(&txs)))),
+            all.install(|| {
+                best(2, || {
+                    drop(black_box(txs.par_iter().map(libsecp).collect::<Vec<_>>()))
+                })
+            }),
+            all.install(|| {
+                best(2, || {
+                    drop(black_box(txs.par_iter().map(k256).collect::<Vec<_>>()))
+                })
+            }),
+        ];
+        for (ti, ri) in t.iter_mut().zip(r) {
+            *ti = ti.min(ri);
+        }
+    }
+    println!();
+    println!(
+        "{} blocks, {} transactions, recovered with the EIP-2 check (asmcrypto backend: {})",
+        blocks.len(),
+        txs.len(),
+        asmcrypto::backend()
+    );
+    println!(
+        "{:<46} {:>7} {:>10} {:>22}",
+        "way", "threads", "tx/s", "time vs libsecp256k1"
+    );
+    for (i, (name, ti)) in names.iter().zip(t).enumerate() {
+        let (n, reference) = if i < 4 { (1, t[2]) } else { (threads, t[5]) };
+        println!(
+            "{:<46} {:>7} {:>10.0} {:>21.3}x",
+            name,
+            n,
+            txs.len() as f64 / ti,
+            ti / reference
+        );
+    }
+    println!(
+        "(best of 30 passes each, interleaved; the ratio is against the per-transaction way \
+         with libsecp256k1 on the same number of threads)"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// 2. Signatures, one at a time and as one batch.
+// ---------------------------------------------------------------------------------------
+
+fn signatures() {
     let samples = samples();
     let ours = |s: &Sample| asmcrypto::recover_address(&s.hash, &s.sig).ok();
     let mut agree = 0;

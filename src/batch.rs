@@ -256,8 +256,9 @@ pub fn recover_addresses_batch(inputs: &[([u8; 32], [u8; 65]); 8]) -> [Result<[u
 /// three or more as a padded group). Elsewhere, inputs of 192 or more signatures run
 /// through the batch-affine ladder (up to 256 at a time, one shared inversion per
 /// doubling or addition round), shorter ones through interleaved Strauss loops with shared
-/// inversions. With the `parallel` feature, inputs of 512 or more are split into chunks of
-/// 256 across the rayon thread pool.
+/// inversions. With the `parallel` feature, long inputs are split across the rayon thread
+/// pool in chunks that keep each thread on its fastest path (at least 64 signatures with
+/// AVX-512, 192 otherwise; at most 256).
 ///
 /// ```
 /// let results = asmcrypto::recover_addresses(&[]);
@@ -265,27 +266,47 @@ pub fn recover_addresses_batch(inputs: &[([u8; 32], [u8; 65]); 8]) -> [Result<[u
 /// ```
 pub fn recover_addresses(inputs: &[([u8; 32], [u8; 65])]) -> Vec<Result<[u8; 20], Error>> {
     #[cfg(feature = "parallel")]
-    if inputs.len() >= 2 * PARALLEL_CHUNK {
+    if let Some(chunk) = parallel_chunk(inputs.len()) {
         use rayon::prelude::*;
         return inputs
-            .par_chunks(PARALLEL_CHUNK)
+            .par_chunks(chunk)
             .flat_map_iter(recover_addresses_serial)
             .collect();
     }
     recover_addresses_serial(inputs)
 }
 
-/// Signatures per task when the `parallel` feature spreads a long input over the rayon
-/// thread pool (each task is one batch-affine ladder).
+/// With the `parallel` feature, how `n` inputs are split over the rayon thread pool: `None`
+/// to run them on the calling thread, otherwise the length of each task's chunk.
+///
+/// Each thread gets an equal share, but never less than the shortest input that runs at its
+/// path's best speed per signature (64 for the 8-lane engine, whose speed is the same at
+/// every multiple of eight; [`AFFINE_MIN`] for the batch-affine ladder) and never more than
+/// [`AFFINE_CHUNK`], so the tasks balance across the pool and the ladder's tables stay in
+/// cache. Inputs too short for two such chunks stay on the calling thread.
 #[cfg(feature = "parallel")]
-const PARALLEL_CHUNK: usize = AFFINE_CHUNK;
+pub(crate) fn parallel_chunk(n: usize) -> Option<usize> {
+    let threads = rayon::current_num_threads();
+    let min = match path() {
+        Path::Avx512 => 64,
+        Path::Scalar => AFFINE_MIN,
+    };
+    if threads < 2 || n < 2 * min {
+        return None;
+    }
+    Some(
+        n.div_ceil(threads)
+            .next_multiple_of(LANES)
+            .clamp(min, AFFINE_CHUNK),
+    )
+}
 
 /// Inputs at least this long take the batch-affine ladder on the scalar path (measured:
 /// below it the interleaved Strauss loops are as fast or faster).
 pub(crate) const AFFINE_MIN: usize = 192;
 
 /// [`recover_addresses`] on the calling thread.
-fn recover_addresses_serial(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
+pub(crate) fn recover_addresses_serial(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
     if path() != Path::Avx512 {
         return if inputs.len() >= AFFINE_MIN {
             recover_batch_affine(inputs)

@@ -5,6 +5,7 @@
 //! | feature | host crate | what runs on asmcrypto | one-call switch |
 //! | --- | --- | --- | --- |
 //! | `alloy` | `alloy-consensus` 2.x | `recover_signer()` / `recover_signer_unchecked()` of every signed transaction, and the `alloy_consensus::crypto::secp256k1` functions | [`install_alloy_provider`] |
+//! | `alloy` | `alloy-consensus` 2.x | whole blocks: the senders of many transactions, the authorities of many EIP-7702 authorizations, at batch speed | — (call [`recover_signers`], [`recover_authorities`]) |
 //! | `revm` | `revm-precompile` 43.x | the `ecrecover` precompile (address `0x01`) | [`install_revm_crypto`] |
 //!
 //! Both hosts keep the installed backend in a process-wide, set-once slot: install at
@@ -35,5 +36,7 @@ pub mod revm;
 
 #[cfg(feature = "alloy")]
 pub use self::alloy::{AlloyCryptoProvider, install_alloy_provider};
+#[cfg(feature = "alloy")]
+pub use self::alloy::{recover_authorities, recover_signers, recover_signers_unchecked};
 #[cfg(feature = "revm")]
 pub use self::revm::{RevmCrypto, install_revm_crypto};

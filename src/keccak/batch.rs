@@ -218,6 +218,25 @@ pub fn keccak256_batch(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
     inputs.map(super::keccak256)
 }
 
+/// Keccak-256 of every input, appended to `out` in order: eight at a time through
+/// [`keccak256_batch`], a remainder of three or more as one padded batch, the rest one by one.
+#[cfg_attr(not(feature = "alloy"), allow(dead_code))] // used by the alloy adapter
+pub(crate) fn keccak256_many(inputs: &[&[u8]], out: &mut Vec<[u8; 32]>) {
+    out.reserve(inputs.len());
+    let mut groups = inputs.chunks_exact(8);
+    for group in &mut groups {
+        let group: [&[u8]; 8] = core::array::from_fn(|i| group[i]);
+        out.extend(keccak256_batch(group));
+    }
+    let tail = groups.remainder();
+    if tail.len() >= 3 {
+        let group: [&[u8]; 8] = core::array::from_fn(|i| tail.get(i).copied().unwrap_or_default());
+        out.extend(keccak256_batch(group).into_iter().take(tail.len()));
+    } else {
+        out.extend(tail.iter().map(|m| super::keccak256(m)));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +276,26 @@ mod tests {
                 // SAFETY: the CPU has AVX2, checked just above.
                 assert_eq!(unsafe { hash_avx2(inputs) }, want, "AVX2");
             }
+        }
+    }
+
+    #[test]
+    fn many_matches_scalar_at_every_length() {
+        let mut rng = Rng(9);
+        let data: Vec<u8> = (0..2000).map(|_| rng.next() as u8).collect();
+        for n in 0..=27 {
+            let inputs: Vec<&[u8]> = (0..n)
+                .map(|_| {
+                    let off = (rng.next() % 500) as usize;
+                    &data[off..off + (rng.next() % 400) as usize]
+                })
+                .collect();
+            let mut out = vec![[0xaa; 32]];
+            keccak256_many(&inputs, &mut out);
+            let want: Vec<[u8; 32]> = core::iter::once([0xaa; 32])
+                .chain(inputs.iter().map(|m| crate::keccak256(m)))
+                .collect();
+            assert_eq!(out, want, "{n} inputs");
         }
     }
 

@@ -10,6 +10,8 @@ mod permutation;
 mod x4;
 
 pub use batch::keccak256_batch;
+#[cfg_attr(not(feature = "alloy"), allow(unused_imports))]
+pub(crate) use batch::keccak256_many;
 
 use core::fmt;
 use permutation::{permute, permute_peeled, toggle_repr};

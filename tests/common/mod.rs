@@ -7,6 +7,10 @@
 
 #![allow(dead_code)]
 
+#[cfg(feature = "alloy")]
+pub mod alloy;
+pub mod real_txs;
+
 use asmcrypto::Error;
 use num_bigint::BigUint;
 use sha3::Digest;

@@ -1,35 +1,4 @@
-//! asmcrypto as alloy's signature-recovery backend (feature `alloy`).
-//!
-//! `alloy-consensus` (with its `crypto-backend` feature, which this adapter turns on)
-//! recovers every transaction sender through `alloy_consensus::crypto::secp256k1`, which
-//! asks a process-wide [`CryptoProvider`] first and falls back to the backend chosen at
-//! compile time (libsecp256k1 or k256). [`install_alloy_provider`] installs
-//! [`AlloyCryptoProvider`] in that slot; from then on `recover_signer()`,
-//! `recover_signer_unchecked()` and `verify_and_compute_signer*()` run on asmcrypto.
-//!
-//! ```
-//! // Once, at start-up, before the first sender is recovered (an error if some provider
-//! // is installed already).
-//! asmcrypto::adapters::install_alloy_provider().ok();
-//!
-//! // From here on, alloy's own entry points recover with asmcrypto.
-//! use alloy_consensus::crypto::secp256k1::recover_signer;
-//! use alloy_primitives::{B256, Signature, U256, address};
-//!
-//! let hash = B256::from(hex32("c8f2345bc628763f2f8324d099b26070e9a4f73d1ee8d654fd8537f59db8b4c6"));
-//! let sig = Signature::new(
-//!     U256::from_be_bytes(hex32("2ab9adbf933ea82559c127cf688532d1930b3d352748c2065a55759f5b84d750")),
-//!     U256::from_be_bytes(hex32("7d9f53ffe4dd1d297b64738fee7f448a9523ff58f411595c9a148c3cfeee6c28")),
-//!     false,
-//! );
-//! let sender = recover_signer(&sig, hash).unwrap();
-//! assert_eq!(sender, address!("a94f5374fce5edbc8e2a8697c15331677e6ebf0b"));
-//! # fn hex32(s: &str) -> [u8; 32] {
-//! #     let mut out = [0u8; 32];
-//! #     for i in 0..32 { out[i] = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap(); }
-//! #     out
-//! # }
-//! ```
+//! [`AlloyCryptoProvider`]: asmcrypto behind alloy's per-signature crypto hook.
 
 use std::sync::Arc;
 
