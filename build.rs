@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+#[path = "src/dispatch.rs"]
+mod dispatch;
 #[path = "src/secp256k1/field.rs"]
 mod field;
 #[cfg(target_arch = "x86_64")]
@@ -24,6 +26,7 @@ const TABLE_LEN: usize = 1 << 13;
 fn main() {
     for f in [
         "build.rs",
+        "src/dispatch.rs",
         "src/secp256k1/field.rs",
         "src/secp256k1/field_adx.rs",
         "src/secp256k1/group.rs",

@@ -21,18 +21,19 @@ fn bench(c: &mut Criterion) {
         g.measurement_time(Duration::from_secs(2))
             .warm_up_time(Duration::from_millis(500));
         g.throughput(Throughput::Elements(n as u64));
-        for schedule in [
-            "single-chain",
-            "two-chains",
-            "four-chains",
-            "eight-chains",
-            "tree",
+        use asmcrypto::internals::InversionSchedule as S;
+        for (name, schedule) in [
+            ("single-chain", S::SingleChain),
+            ("two-chains", S::TwoChains),
+            ("four-chains", S::FourChains),
+            ("eight-chains", S::EightChains),
+            ("tree", S::Tree),
         ] {
-            g.bench_with_input(BenchmarkId::from_parameter(schedule), &v, |b, v| {
+            g.bench_with_input(BenchmarkId::from_parameter(name), &v, |b, v| {
                 let mut w = v.clone();
                 b.iter(|| {
                     w.copy_from_slice(v);
-                    asmcrypto::__lanes::batch_invert(schedule, black_box(&mut w));
+                    asmcrypto::internals::batch_invert(schedule, black_box(&mut w));
                 })
             });
         }

@@ -10,11 +10,7 @@
 //! BXRUN=$(../shared/emu/setup.sh) cargo run --release --example avx512_instructions
 //! ```
 
-#[path = "../src/lanes/emu.rs"]
-#[allow(dead_code)]
-mod emu;
-
-use asmcrypto::__lanes::{Input8, OK, Output8, prepare};
+use asmcrypto::internals::emu;
 
 const TX_SENDERS: &str = include_str!("../tests/data/tx_senders.jsonl");
 
@@ -23,15 +19,12 @@ fn hex<const N: usize>(s: &str) -> [u8; N] {
 }
 
 fn main() {
-    if emu::runner().is_none() {
+    if !emu::available() {
         eprintln!(
             "BXRUN is not set: run `BXRUN=$(../shared/emu/setup.sh) cargo run --release --example avx512_instructions`"
         );
         std::process::exit(2);
     }
-    // Keep the core in this binary so the emulator can find it.
-    std::hint::black_box(asmcrypto::__lanes::asmcrypto_avx512_recover8 as *const () as usize);
-
     let mut group = Vec::new();
     let mut want = Vec::new();
     for line in TX_SENDERS.lines().take(8) {
@@ -45,28 +38,10 @@ fn main() {
         want.push(hex::<20>(&f("address")));
     }
     let group: [([u8; 32], [u8; 65]); 8] = group.try_into().expect("8 samples");
-    let (inp, errors): (Input8, _) = prepare(&group);
-    assert!(errors.iter().all(Option::is_none));
-
-    let input = inp.to_bytes();
-    let output = vec![0u8; Output8::BYTES];
-    let res = emu::call(
-        "asmcrypto_avx512_recover8",
-        &[
-            emu::Arg::Buf(&input),
-            emu::Arg::Buf(&output),
-            emu::Arg::Int(1),
-        ],
-        true,
-    );
-    let out = Output8::from_bytes(&res.bufs[1]);
+    let res = emu::recover8_emulated(&[group], true);
     for (i, w) in want.iter().enumerate() {
-        assert_eq!(out.status[i], OK, "lane {i} did not finish");
-        let mut hash = [0u8; 32];
-        for k in 0..4 {
-            hash[8 * k..8 * k + 8].copy_from_slice(&out.hash[k][i].to_le_bytes());
-        }
-        assert_eq!(&hash[12..], w, "lane {i}: wrong address");
+        assert!(res.finished[0][i], "lane {i} did not finish in lockstep");
+        assert_eq!(res.results[0][i].as_ref(), Ok(w), "lane {i}: wrong address");
     }
     let total = res
         .instructions

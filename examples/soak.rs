@@ -5,7 +5,7 @@
 //! 0, 1, n, p, p − n and 2²⁵⁶; r that is not an x-coordinate; every v; recovery ids 2 and 3;
 //! crafted signatures whose key is the point at infinity or a small multiple of G; bit flips
 //! of valid signatures; truncated and over-long precompile inputs), and compares every
-//! public function of `asmcrypto` — and the internal batch paths exposed in `__lanes` — with
+//! public function of `asmcrypto` — and the internal batch paths exposed in `asmcrypto::internals` — with
 //! libsecp256k1 (and Keccak-256 with `sha3`), byte for byte, including exactly which inputs
 //! fail and with which error. Panics are caught per call and counted.
 //!
@@ -30,7 +30,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
-use asmcrypto::{__lanes, Error};
+use asmcrypto::Error;
+use asmcrypto::internals::{BatchPath, recover_addresses_on};
 use num_bigint::BigUint;
 use secp256k1::ecdsa::{RecoverableSignature, RecoveryId};
 use secp256k1::{Message, PublicKey, SecretKey};
@@ -857,10 +858,10 @@ const FN_NAMES: [&str; 12] = [
     "ecrecover",
     "ecrecover_precompile",
     "recover_addresses_batch (dispatched)",
-    "__lanes::recover_addresses_batch_portable",
+    "internals: PortableLanes",
     "recover_addresses (dispatched)",
-    "__lanes::recover_addresses_affine",
-    "__lanes::recover_interleaved",
+    "internals: Affine",
+    "internals: Interleaved",
     "keccak256",
     "Keccak256 (incremental)",
     "keccak256_batch",
@@ -1212,7 +1213,7 @@ fn run_round(seed: u64, thread: u64, round: u64, stats: &mut Stats, dump: bool, 
         });
         if portable_group && start == 0 {
             ck.batch(F_PORTABLE, &cases, &idx, "", || {
-                __lanes::recover_addresses_batch_portable(&group).to_vec()
+                recover_addresses_on(BatchPath::PortableLanes, &group).expect("every CPU")
             });
         }
     }
@@ -1222,14 +1223,14 @@ fn run_round(seed: u64, thread: u64, round: u64, stats: &mut Stats, dump: bool, 
         asmcrypto::recover_addresses(&inputs)
     });
     ck.batch(F_AFFINE, &cases, &all, "", || {
-        __lanes::recover_addresses_affine(&inputs)
+        recover_addresses_on(BatchPath::Affine, &inputs).expect("every CPU")
     });
     ck.batch(
         F_INTERLEAVED,
         &cases,
         &all,
         &format!("(group {interleave_group})"),
-        || __lanes::recover_interleaved(&inputs, interleave_group),
+        || recover_addresses_on(BatchPath::Interleaved { group: interleave_group }, &inputs).expect("every CPU"),
     );
     // Keccak-256.
     let msg_desc = |i: usize| format!("{} bytes: {}", msgs[i].len(), hex::encode(&msgs[i]));

@@ -1,63 +1,102 @@
-//! Runtime CPU-feature dispatch, detected once.
+//! CPU features, detected once for the whole crate, and the paths chosen from them.
 //!
-//! The batch entry points pick the fastest path the CPU supports: the 8-lane AVX-512 IFMA
-//! engine where available, otherwise the scalar batch paths (the batch-affine ladder for
-//! long inputs, interleaved Strauss loops with shared inversions for short ones; Keccak
-//! batches on AVX2). The choice is made on first use and cached in an atomic; [`backend`]
-//! reports it.
+//! Every module that picks code by CPU reads [`cpu`]: the 8-lane engine and the 8-way
+//! Keccak need AVX-512 F, BW and IFMA; the scalar field multiply uses MULX/ADCX/ADOX
+//! (BMI2 + ADX); Keccak uses ANDN (BMI1) and, for batches, AVX2. Detection runs on first
+//! use and is cached in one atomic; reading it is a relaxed load.
 //!
 //! The environment variable `ASMCRYPTO_BACKEND=scalar`, read once at that first use,
 //! turns the AVX-512 engine off (for benchmarks and tests of the other paths on AVX-512
-//! machines). Results are identical on every path.
+//! machines). Results are identical on every path. [`backend`] names the batch path,
+//! [`backend_details`] every choice.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-/// The batch paths this build can take.
+/// What the crate uses of this CPU. On other architectures every flag is false.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Path {
-    /// 8 lanes in AVX-512 registers with IFMA multiplies.
-    Avx512,
-    /// The scalar core, one signature at a time.
-    Scalar,
+pub(crate) struct Cpu {
+    /// AVX-512 F, BW and IFMA, and the engine not turned off by `ASMCRYPTO_BACKEND=scalar`.
+    pub avx512_ifma: bool,
+    /// AVX2 (the 4-way Keccak of `keccak256_batch`).
+    pub avx2: bool,
+    /// BMI1 (ANDN in the Keccak permutation).
+    pub bmi1: bool,
+    /// BMI2 and ADX (the MULX/ADCX/ADOX field multiply).
+    pub bmi2_adx: bool,
 }
 
-/// 0: not yet detected; otherwise 1 + the `Path` discriminant.
-static PATH: AtomicU8 = AtomicU8::new(0);
+const DETECTED: u8 = 1 << 7;
+const AVX512_IFMA: u8 = 1;
+const AVX2: u8 = 2;
+const BMI1: u8 = 4;
+const BMI2_ADX: u8 = 8;
 
-/// The batch path for this CPU (detected on first call, then cached).
-#[inline]
-pub(crate) fn path() -> Path {
-    match PATH.load(Ordering::Relaxed) {
-        1 => Path::Avx512,
-        2 => Path::Scalar,
-        _ => detect(),
+/// 0 until detected; then `DETECTED` with the feature bits.
+static FEATURES: AtomicU8 = AtomicU8::new(0);
+
+/// The features of this CPU (detected on the first call, then cached).
+#[inline(always)]
+pub(crate) fn cpu() -> Cpu {
+    let mut bits = FEATURES.load(Ordering::Relaxed);
+    if bits == 0 {
+        bits = detect();
+    }
+    Cpu {
+        avx512_ifma: bits & AVX512_IFMA != 0,
+        avx2: bits & AVX2 != 0,
+        bmi1: bits & BMI1 != 0,
+        bmi2_adx: bits & BMI2_ADX != 0,
     }
 }
 
 #[cold]
-fn detect() -> Path {
-    let forced_scalar = std::env::var_os("ASMCRYPTO_BACKEND").is_some_and(|v| v == "scalar");
-    let p = if has_avx512_ifma() && !forced_scalar {
-        Path::Avx512
-    } else {
-        Path::Scalar
-    };
-    PATH.store(if p == Path::Avx512 { 1 } else { 2 }, Ordering::Relaxed);
-    p
-}
-
-/// True if the CPU (and OS) support the AVX-512 subsets the lane engine uses:
-/// F, BW and IFMA.
-pub(crate) fn has_avx512_ifma() -> bool {
+fn detect() -> u8 {
+    let mut bits = DETECTED;
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512ifma")
+        use std::arch::is_x86_feature_detected as has;
+        let forced_scalar = std::env::var_os("ASMCRYPTO_BACKEND").is_some_and(|v| v == "scalar");
+        if has!("avx512f") && has!("avx512bw") && has!("avx512ifma") && !forced_scalar {
+            bits |= AVX512_IFMA;
+        }
+        if has!("avx2") {
+            bits |= AVX2;
+        }
+        if has!("bmi1") {
+            bits |= BMI1;
+        }
+        if has!("bmi2") && has!("adx") {
+            bits |= BMI2_ADX;
+        }
+    }
+    FEATURES.store(bits, Ordering::Relaxed);
+    bits
+}
+
+/// Proof that the CPU has AVX-512 F, BW and IFMA, for the safe entries of the code
+/// compiled with those features. Only [`avx512`] makes one, after detecting them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512Ifma(());
+
+/// The AVX-512 engine's token, if this CPU has the features (and the engine is not
+/// turned off by `ASMCRYPTO_BACKEND=scalar`).
+#[inline(always)]
+pub(crate) fn avx512() -> Option<Avx512Ifma> {
+    cpu().avx512_ifma.then_some(Avx512Ifma(()))
+}
+
+/// The AVX-512 token where the CPU itself has F, BW and IFMA, whatever
+/// `ASMCRYPTO_BACKEND` says: for the tests and tools that run the engine natively next to
+/// the other paths (never for the crate's own dispatch).
+pub(crate) fn avx512_native() -> Option<Avx512Ifma> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        (has!("avx512f") && has!("avx512bw") && has!("avx512ifma")).then_some(Avx512Ifma(()))
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        false
+        None
     }
 }
 
@@ -70,8 +109,55 @@ pub(crate) fn has_avx512_ifma() -> bool {
 /// assert!(b == "avx512-ifma" || b == "scalar");
 /// ```
 pub fn backend() -> &'static str {
-    match path() {
-        Path::Avx512 => "avx512-ifma",
-        Path::Scalar => "scalar",
+    if cpu().avx512_ifma {
+        "avx512-ifma"
+    } else {
+        "scalar"
+    }
+}
+
+/// Every choice made from the CPU's features, for logs and bug reports.
+///
+/// ```
+/// let d = asmcrypto::backend_details();
+/// assert_eq!(d.batch, asmcrypto::backend());
+/// println!("{d}"); // e.g. "batch avx512-ifma, field mulx-adx, keccak andn, keccak batch avx512"
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackendDetails {
+    /// The batch path: `"avx512-ifma"` or `"scalar"` (as [`backend`]).
+    pub batch: &'static str,
+    /// The scalar field multiply: `"mulx-adx"` (BMI2 + ADX) or `"portable"`.
+    pub field: &'static str,
+    /// The scalar Keccak permutation: `"andn"` (BMI1) or `"portable"`.
+    pub keccak: &'static str,
+    /// [`keccak256_batch`](crate::keccak256_batch): `"avx512"`, `"avx2"` or `"scalar"`.
+    pub keccak_batch: &'static str,
+}
+
+impl core::fmt::Display for BackendDetails {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "batch {}, field {}, keccak {}, keccak batch {}",
+            self.batch, self.field, self.keccak, self.keccak_batch
+        )
+    }
+}
+
+/// The choices [`backend`] and its siblings make on this CPU; see [`BackendDetails`].
+pub fn backend_details() -> BackendDetails {
+    let c = cpu();
+    BackendDetails {
+        batch: backend(),
+        field: if c.bmi2_adx { "mulx-adx" } else { "portable" },
+        keccak: if c.bmi1 { "andn" } else { "portable" },
+        keccak_batch: if c.avx512_ifma {
+            "avx512"
+        } else if c.avx2 {
+            "avx2"
+        } else {
+            "scalar"
+        },
     }
 }

@@ -38,59 +38,19 @@ pub mod adapters;
 mod batch;
 mod dispatch;
 mod error;
+#[doc(hidden)]
+pub mod internals;
 mod keccak;
 mod lanes;
 mod recover;
 mod secp256k1;
+#[cfg(any(test, feature = "emu"))]
+mod test_support;
 
 pub use batch::{recover_addresses, recover_addresses_batch};
-pub use dispatch::backend;
+pub use dispatch::{BackendDetails, backend, backend_details};
 pub use error::Error;
 pub use keccak::{Keccak256, keccak256, keccak256_batch};
 pub use recover::{
     ecrecover, ecrecover_precompile, ecrecover_public_key, recover_address, recover_public_key,
 };
-
-/// Internals exposed for the repository's own examples and test tools (the emulator
-/// instruction counter, the soak runner). Not part of the API: may change at any time.
-#[doc(hidden)]
-pub mod __lanes {
-    pub use crate::batch::prepare;
-    #[cfg(target_arch = "x86_64")]
-    pub use crate::lanes::recover::asmcrypto_avx512_recover8;
-    pub use crate::lanes::recover::{INVALID, Input8, NOT_ON_CURVE, OK, Output8, RETRY_SCALAR};
-    /// The scalar core's field (mod p) and scalar (mod n) types, for the property tests.
-    pub use crate::secp256k1::{field::FieldElement, scalar::Scalar};
-
-    /// The batch-affine ladder path of [`recover_addresses`](crate::recover_addresses),
-    /// whatever the CPU (the path CPUs without AVX-512 take for large inputs).
-    pub fn recover_addresses_affine(
-        inputs: &[([u8; 32], [u8; 65])],
-    ) -> Vec<Result<[u8; 20], crate::Error>> {
-        crate::batch::recover_batch_affine(inputs)
-    }
-
-    /// Inverts field elements (little-endian words) in place with one of the batch
-    /// inversion schedules: `"single-chain"`, `"two-chains"` or `"tree"`
-    /// (for `benches/batch_inv.rs`).
-    pub fn batch_invert(schedule: &str, v: &mut [[u64; 4]]) {
-        crate::secp256k1::batch_inv::bench_schedule(schedule, v)
-    }
-
-    /// The interleaved scalar path (shared inversions, Strauss loops side by side).
-    pub fn recover_interleaved(
-        inputs: &[([u8; 32], [u8; 65])],
-        group: usize,
-    ) -> Vec<Result<[u8; 20], crate::Error>> {
-        crate::batch::recover_interleaved(inputs, group)
-    }
-
-    /// [`recover_addresses_batch`](crate::recover_addresses_batch) through the portable lane
-    /// backend, whatever the CPU: the same lockstep algorithm as the AVX-512 engine, in
-    /// plain Rust. For differential testing only; it is far slower than either real path.
-    pub fn recover_addresses_batch_portable(
-        inputs: &[([u8; 32], [u8; 65]); 8],
-    ) -> [Result<[u8; 20], crate::Error>; 8] {
-        crate::batch::recover8_with::<crate::lanes::portable::Portable>(inputs)
-    }
-}

@@ -7,20 +7,23 @@ use crate::secp256k1::field::FieldElement;
 use crate::secp256k1::group::Affine;
 use crate::secp256k1::scalar::{N, Scalar};
 
-/// A signature whose r and s passed the range checks, with the recovery id reduced to
-/// 0..=3 (bit 0: parity of R's y; bit 1: R's x is r + n).
+/// A signature that passed every check short of the square root: r and s in [1, n−1], and
+/// R's x-coordinate (r, or r + n for recovery ids 2 and 3) below p.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Checked {
+pub(crate) struct Parsed {
     pub r: Scalar,
     pub s: Scalar,
-    pub recid: u8,
     /// The message hash reduced mod n.
     pub msg: Scalar,
+    /// The x-coordinate of R.
+    pub x: FieldElement,
+    /// Whether R's y is odd.
+    pub odd: bool,
 }
 
 /// Maps an Ethereum `v` (0, 1, 27 or 28) to the y parity.
 #[inline]
-pub(crate) fn parity_from_v(v: u8) -> Result<u8, Error> {
+fn parity_from_v(v: u8) -> Result<u8, Error> {
     match v {
         0 | 1 => Ok(v),
         27 | 28 => Ok(v - 27),
@@ -28,35 +31,46 @@ pub(crate) fn parity_from_v(v: u8) -> Result<u8, Error> {
     }
 }
 
-/// Range checks of r and s (both in [1, n−1]); `recid` must already be in 0..=3.
+/// The checks of an Ethereum signature `sig` = r ‖ s ‖ v (v ∈ {0, 1, 27, 28}) over `hash`,
+/// in the order every entry point reports them: v, then r, then s, then whether R's
+/// x-coordinate fits below p. Whether x is on the curve is the lift's job.
 #[inline]
-pub(crate) fn check(
-    hash: &[u8; 32],
-    r: &[u8; 32],
-    s: &[u8; 32],
-    recid: u8,
-) -> Result<Checked, Error> {
-    debug_assert!(recid <= 3);
-    let r = Scalar::from_bytes(r)
+pub(crate) fn parse(hash: &[u8; 32], sig: &[u8; 65]) -> Result<Parsed, Error> {
+    let recid = parity_from_v(sig[64])?;
+    let mut rs = [0u8; 64];
+    rs.copy_from_slice(&sig[..64]);
+    parse_recid(hash, &rs, recid)
+}
+
+/// [`parse`] for a compact signature r ‖ s and libsecp256k1's recovery id (0..=3: bit 0
+/// is the y parity, bit 1 selects x = r + n).
+#[inline]
+pub(crate) fn parse_recid(hash: &[u8; 32], rs: &[u8; 64], recid: u8) -> Result<Parsed, Error> {
+    if recid > 3 {
+        return Err(Error::InvalidRecoveryId(recid));
+    }
+    let (r, s) = split_sig(rs);
+    let r = Scalar::from_bytes(&r)
         .filter(|r| !r.is_zero())
         .ok_or(Error::InvalidR)?;
-    let s = Scalar::from_bytes(s)
+    let s = Scalar::from_bytes(&s)
         .filter(|s| !s.is_zero())
         .ok_or(Error::InvalidS)?;
-    Ok(Checked {
+    Ok(Parsed {
         r,
         s,
-        recid,
         msg: Scalar::from_bytes_reduced(hash),
+        x: r_x(&r, recid & 2 != 0).ok_or(Error::NotOnCurve)?,
+        odd: recid & 1 == 1,
     })
 }
 
-/// The x-coordinate of R as a field element: r, or r + n for recovery ids 2 and 3
-/// (`None` if that is not below p).
+/// The x-coordinate of R as a field element: r, or r + n when `plus_n` (`None` if that is
+/// not below p).
 #[inline]
-pub(crate) fn r_x(c: &Checked) -> Option<FieldElement> {
-    let mut w = c.r.0;
-    if c.recid & 2 != 0 {
+fn r_x(r: &Scalar, plus_n: bool) -> Option<FieldElement> {
+    let mut w = r.0;
+    if plus_n {
         let mut carry = 0u128;
         for (wi, ni) in w.iter_mut().zip(N) {
             let t = *wi as u128 + ni as u128 + carry;
@@ -75,12 +89,11 @@ pub(crate) fn r_x(c: &Checked) -> Option<FieldElement> {
 }
 
 /// Q = r⁻¹·(s·R − m·G) as an affine point.
-pub(crate) fn recover_point(c: &Checked) -> Result<Affine, Error> {
-    let x = r_x(c).ok_or(Error::NotOnCurve)?;
-    let big_r = Affine::from_x_var(&x, c.recid & 1 == 1).ok_or(Error::NotOnCurve)?;
-    let rinv = c.r.inv_var();
-    let u1 = c.msg.mul(&rinv).negate();
-    let u2 = c.s.mul(&rinv);
+pub(crate) fn recover_point(p: &Parsed) -> Result<Affine, Error> {
+    let big_r = Affine::from_x_var(&p.x, p.odd).ok_or(Error::NotOnCurve)?;
+    let rinv = p.r.inv_var();
+    let u1 = p.msg.mul(&rinv).negate();
+    let u2 = p.s.mul(&rinv);
     let q = ecmult_var(&big_r, &u2, &u1);
     if q.infinity {
         return Err(Error::PointAtInfinity);
@@ -106,7 +119,7 @@ pub(crate) fn address_of(pubkey: &[u8; 64]) -> [u8; 20] {
     a
 }
 
-fn split_sig(sig: &[u8]) -> ([u8; 32], [u8; 32]) {
+fn split_sig(sig: &[u8; 64]) -> ([u8; 32], [u8; 32]) {
     let mut r = [0u8; 32];
     let mut s = [0u8; 32];
     r.copy_from_slice(&sig[..32]);
@@ -141,10 +154,7 @@ fn split_sig(sig: &[u8]) -> ([u8; 32], [u8; 32]) {
 /// if r or s is zero or ≥ n; [`Error::NotOnCurve`] if r is not the x-coordinate of a curve
 /// point; [`Error::PointAtInfinity`] if the key would be the point at infinity.
 pub fn recover_public_key(hash: &[u8; 32], sig: &[u8; 65]) -> Result<[u8; 64], Error> {
-    let recid = parity_from_v(sig[64])?;
-    let (r, s) = split_sig(sig);
-    let c = check(hash, &r, &s, recid)?;
-    recover_point(&c).map(|q| serialize(&q))
+    recover_point(&parse(hash, sig)?).map(|q| serialize(&q))
 }
 
 /// Recovers the 20-byte Ethereum address (the last 20 bytes of keccak256(X ‖ Y)) of the
@@ -209,12 +219,7 @@ pub fn ecrecover(sig: &[u8; 64], recid: u8, msg: &[u8; 32]) -> Result<[u8; 32], 
 /// # Errors
 /// [`Error::InvalidRecoveryId`] for `recid` > 3; otherwise as for [`recover_public_key`].
 pub fn ecrecover_public_key(sig: &[u8; 64], recid: u8, msg: &[u8; 32]) -> Result<[u8; 64], Error> {
-    if recid > 3 {
-        return Err(Error::InvalidRecoveryId(recid));
-    }
-    let (r, s) = split_sig(sig);
-    let c = check(msg, &r, &s, recid)?;
-    recover_point(&c).map(|q| serialize(&q))
+    recover_point(&parse_recid(msg, sig, recid)?).map(|q| serialize(&q))
 }
 
 /// The EVM `ecrecover` precompile (address 0x01), byte for byte.
@@ -231,16 +236,14 @@ pub fn ecrecover_precompile(input: &[u8]) -> Option<[u8; 32]> {
     let mut buf = [0u8; 128];
     let n = input.len().min(128);
     buf[..n].copy_from_slice(&input[..n]);
-    let (hash, rest) = buf.split_at(32);
-    let (v, rs) = rest.split_at(32);
+    // hash ‖ v word ‖ r ‖ s; the v word must be exactly 27 or 28.
+    let (hash, rest) = buf.split_first_chunk::<32>()?;
+    let (v, rs) = rest.split_first_chunk::<32>()?;
+    let rs: &[u8; 64] = rs.try_into().ok()?;
     if v[..31].iter().any(|&b| b != 0) || !(v[31] == 27 || v[31] == 28) {
         return None;
     }
-    let mut h = [0u8; 32];
-    h.copy_from_slice(hash);
-    let (r, s) = split_sig(rs);
-    let c = check(&h, &r, &s, v[31] - 27).ok()?;
-    let q = recover_point(&c).ok()?;
+    let q = recover_point(&parse_recid(hash, rs, v[31] - 27).ok()?).ok()?;
     let mut out = [0u8; 32];
     out[12..].copy_from_slice(&address_of(&serialize(&q)));
     Some(out)

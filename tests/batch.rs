@@ -3,6 +3,8 @@
 //! and `recover_addresses`, and through the portable lane engine, against the published
 //! results.
 
+use asmcrypto::internals::{BatchPath, recover_addresses_on};
+
 type Signed = ([u8; 32], [u8; 65]);
 
 const TX: &str = include_str!("data/tx_senders.jsonl");
@@ -93,7 +95,7 @@ fn published_vectors_through_batches_at_every_lane_position() {
             check(&got, group);
             if shift == 0 {
                 check(
-                    &asmcrypto::__lanes::recover_addresses_batch_portable(&inputs),
+                    &recover_addresses_on(BatchPath::PortableLanes, &inputs).expect("every CPU"),
                     group,
                 );
             }

@@ -7,7 +7,7 @@
 
 mod common;
 
-use asmcrypto::__lanes;
+use asmcrypto::internals::{BatchPath, recover_addresses_on};
 use common::SplitMix64;
 
 type Signed = ([u8; 32], [u8; 65]);
@@ -76,12 +76,12 @@ fn ten_thousand_signatures_through_every_path() {
     assert!(infinity > 100, "crafted lanes present: {infinity}");
     assert!(expected.iter().filter(|r| r.is_ok()).count() > 8000);
     assert_eq!(asmcrypto::recover_addresses(&v), expected);
-    assert_eq!(__lanes::recover_addresses_affine(&v), expected);
-    assert_eq!(__lanes::recover_interleaved(&v, 8), expected);
+    assert_eq!(recover_addresses_on(BatchPath::Affine, &v).expect("every CPU"), expected);
+    assert_eq!(recover_addresses_on(BatchPath::Interleaved { group: 8 }, &v).expect("every CPU"), expected);
     for (g, w) in v.chunks_exact(8).zip(expected.chunks_exact(8)).take(400) {
         let g: &[Signed; 8] = g.try_into().unwrap();
         assert_eq!(asmcrypto::recover_addresses_batch(g).as_slice(), w);
-        assert_eq!(__lanes::recover_addresses_batch_portable(g).as_slice(), w);
+        assert_eq!(recover_addresses_on(BatchPath::PortableLanes, g).expect("every CPU").as_slice(), w);
     }
 }
 
@@ -94,12 +94,12 @@ fn every_batch_size_and_lane_position() {
             let expected = want(s);
             assert_eq!(asmcrypto::recover_addresses(s), expected, "len {len}");
             assert_eq!(
-                __lanes::recover_addresses_affine(s),
+                recover_addresses_on(BatchPath::Affine, s).expect("every CPU"),
                 expected,
                 "affine len {len}"
             );
             assert_eq!(
-                __lanes::recover_interleaved(s, 8),
+                recover_addresses_on(BatchPath::Interleaved { group: 8 }, s).expect("every CPU"),
                 expected,
                 "interleaved len {len}"
             );
@@ -120,11 +120,11 @@ fn every_batch_size_and_lane_position() {
         assert_eq!(expected[pos], Err(asmcrypto::Error::PointAtInfinity));
         assert_eq!(asmcrypto::recover_addresses_batch(&g).to_vec(), expected);
         assert_eq!(
-            __lanes::recover_addresses_batch_portable(&g).to_vec(),
+            recover_addresses_on(BatchPath::PortableLanes, &g).expect("every CPU"),
             expected
         );
-        assert_eq!(__lanes::recover_addresses_affine(&g), expected);
-        assert_eq!(__lanes::recover_interleaved(&g, 8), expected);
+        assert_eq!(recover_addresses_on(BatchPath::Affine, &g).expect("every CPU"), expected);
+        assert_eq!(recover_addresses_on(BatchPath::Interleaved { group: 8 }, &g).expect("every CPU"), expected);
     }
 }
 
@@ -135,7 +135,7 @@ fn large_batches() {
         let expected = want(&v);
         assert_eq!(asmcrypto::recover_addresses(&v), expected, "len {len}");
         assert_eq!(
-            __lanes::recover_addresses_affine(&v),
+            recover_addresses_on(BatchPath::Affine, &v).expect("every CPU"),
             expected,
             "affine len {len}"
         );

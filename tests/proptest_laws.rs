@@ -2,7 +2,7 @@
 //! against `num-bigint` and against the algebraic laws, and recovery of signatures made by
 //! `k256` through every entry point and batch path.
 //!
-//! The arithmetic types are reached through the hidden `asmcrypto::__lanes` module. Field
+//! The arithmetic types are reached through the hidden `asmcrypto::internals` module. Field
 //! elements are drawn as any 256-bit value (the representation is "weakly reduced": every
 //! value below 2²⁵⁶ is a valid input), with extra weight on values near 0, p and 2²⁵⁶.
 //!
@@ -12,7 +12,7 @@
 
 mod common;
 
-use asmcrypto::__lanes::{self, FieldElement as Fe, Scalar};
+use asmcrypto::internals::{self, BatchPath, FieldElement as Fe, InversionSchedule as S, Scalar};
 use asmcrypto::Error;
 use k256::ecdsa::SigningKey;
 use num_bigint::BigUint;
@@ -246,13 +246,13 @@ proptest! {
     #[test]
     fn field_batch_inverse(v in prop::collection::vec(fe(), 1..40)) {
         let v: Vec<Fe> = v.into_iter().filter(|x| !x.is_zero()).collect();
-        for schedule in ["single-chain", "two-chains", "four-chains", "eight-chains", "tree"] {
+        for schedule in [S::SingleChain, S::TwoChains, S::FourChains, S::EightChains, S::Tree, S::Chosen] {
             let mut w: Vec<[u64; 4]> = v.iter().map(|x| x.to_u64x4()).collect();
-            __lanes::batch_invert(schedule, &mut w);
+            internals::batch_invert(schedule, &mut w);
             for (x, wi) in v.iter().zip(&w) {
                 prop_assert!(
                     Fe::from_u64x4(*wi).equals_var(&x.inv_var()),
-                    "schedule {}", schedule
+                    "schedule {:?}", schedule
                 );
             }
         }
@@ -439,12 +439,12 @@ proptest! {
         }
         prop_assume!(!inputs.is_empty());
         prop_assert_eq!(&asmcrypto::recover_addresses(&inputs), &want);
-        prop_assert_eq!(&__lanes::recover_addresses_affine(&inputs), &want);
-        prop_assert_eq!(&__lanes::recover_interleaved(&inputs, group), &want);
+        prop_assert_eq!(&internals::recover_addresses_on(BatchPath::Affine, &inputs).expect("every CPU"), &want);
+        prop_assert_eq!(&internals::recover_addresses_on(BatchPath::Interleaved { group }, &inputs).expect("every CPU"), &want);
         let len = inputs.len();
         let eight: [([u8; 32], [u8; 65]); 8] = core::array::from_fn(|i| inputs[i % len]);
         let want8: [Result<[u8; 20], Error>; 8] = core::array::from_fn(|i| want[i % len]);
         prop_assert_eq!(asmcrypto::recover_addresses_batch(&eight), want8);
-        prop_assert_eq!(__lanes::recover_addresses_batch_portable(&eight), want8);
+        prop_assert_eq!(internals::recover_addresses_on(BatchPath::PortableLanes, &eight).expect("every CPU"), want8.to_vec());
     }
 }

@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use asmcrypto::__lanes;
+use asmcrypto::internals::{BatchPath, recover_addresses_on};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -31,9 +31,9 @@ fuzz_target!(|data: &[u8]| {
         .map(|(h, s)| asmcrypto::recover_address(h, s))
         .collect();
     assert_eq!(asmcrypto::recover_addresses(&inputs), want);
-    assert_eq!(__lanes::recover_addresses_affine(&inputs), want);
+    assert_eq!(recover_addresses_on(BatchPath::Affine, &inputs).expect("every CPU"), want);
     let group = usize::from(group % 17).max(1);
-    assert_eq!(__lanes::recover_interleaved(&inputs, group), want);
+    assert_eq!(recover_addresses_on(BatchPath::Interleaved { group }, &inputs).expect("every CPU"), want);
     if !inputs.is_empty() {
         let n = inputs.len();
         let eight: [([u8; 32], [u8; 65]); 8] = core::array::from_fn(|i| inputs[i % n]);

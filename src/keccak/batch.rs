@@ -15,17 +15,8 @@
 // Only the x86-64 paths use the multi-lane code outside the tests.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
-use super::{RATE, absorb_block, finish, load_le};
+use super::sponge::{Permute, RATE, States, all_64, load_le, sponge};
 use crate::lanes::Backend;
-
-/// `N` Keccak states side by side, word-major: `s[w][i]` is word `w` of state `i`.
-pub(super) type States<const N: usize> = [[u64; N]; 25];
-
-/// Keccak-f\[1600\] on `N` states at once.
-pub(super) trait Permute<const N: usize> {
-    /// Applies the permutation to each of the `N` states.
-    fn permute(s: &mut States<N>);
-}
 
 /// The 8-lane engine's permutation on backend `B`.
 struct Lanes8<B>(core::marker::PhantomData<B>);
@@ -42,80 +33,6 @@ impl<B: Backend> Permute<8> for Lanes8<B> {
             *w = B::store(v);
         }
     }
-}
-
-/// Keccak-256 of `N` inputs of any lengths, `N` states per permutation.
-#[inline(always)]
-pub(super) fn sponge<const N: usize, P: Permute<N>>(inputs: [&[u8]; N]) -> [[u8; 32]; N] {
-    let mut out = [[0u8; 32]; N];
-    let mut state = [[0u64; N]; 25];
-    // Permutations lane i needs: its full blocks, then the padded final block.
-    let blocks = inputs.map(|m| m.len() / RATE + 1);
-    let total = blocks.iter().copied().max().unwrap_or(0);
-    for b in 0..total {
-        let mut active = 0;
-        let mut last = 0;
-        for (i, &n) in blocks.iter().enumerate() {
-            if n > b {
-                active += 1;
-                last = i;
-            }
-        }
-        if active == 1 {
-            // One lane left: finish it with the scalar permutation.
-            let mut s: [u64; 25] = core::array::from_fn(|w| state[w][last]);
-            // b < blocks[last] = len / RATE + 1, so b · RATE ≤ len.
-            let mut rest = inputs[last]
-                .get(b * RATE..)
-                .unwrap_or_default()
-                .chunks_exact(RATE);
-            for block in &mut rest {
-                absorb_block(&mut s, block);
-            }
-            out[last] = finish(s, rest.remainder());
-            break;
-        }
-        for (i, &n) in blocks.iter().enumerate() {
-            if n <= b {
-                continue;
-            }
-            let data = inputs[i].get(b * RATE..).unwrap_or_default();
-            let take = data.len().min(RATE);
-            let mut words = data[..take].chunks_exact(8);
-            for (w, bytes) in state.iter_mut().zip(&mut words) {
-                w[i] ^= load_le(bytes);
-            }
-            if take < RATE {
-                // The final block: its last partial word, then the padding
-                // 0x01 ‖ 0…0 ‖ 0x80 (one byte 0x81 when the block has RATE − 1 bytes).
-                let rem = words.remainder();
-                let mut last = [0u8; 8];
-                last[..rem.len()].copy_from_slice(rem);
-                last[rem.len()] = 0x01;
-                state[take / 8][i] ^= u64::from_le_bytes(last);
-                state[RATE / 8 - 1][i] ^= 0x80 << 56;
-            }
-        }
-        P::permute(&mut state);
-        for (i, &n) in blocks.iter().enumerate() {
-            if n == b + 1 {
-                for (bytes, w) in out[i].chunks_exact_mut(8).zip(&state) {
-                    bytes.copy_from_slice(&w[i].to_le_bytes());
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The inputs as 64-byte arrays if every one of them is exactly 64 bytes long.
-#[inline(always)]
-pub(super) fn all_64<'a, const N: usize>(inputs: &[&'a [u8]; N]) -> Option<[&'a [u8; 64]; N]> {
-    let mut out = [&[0u8; 64]; N];
-    for (o, m) in out.iter_mut().zip(inputs) {
-        *o = (*m).try_into().ok()?;
-    }
-    Some(out)
 }
 
 /// Keccak-256 of eight inputs on the 8-lane engine with backend `B`.
@@ -145,15 +62,15 @@ fn hash_lanes8<B: Backend>(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
     out
 }
 
-/// [`hash_lanes8`] compiled for AVX-512.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512 F, BW and IFMA.
+/// [`hash_lanes8`] on AVX-512, for a CPU that has it.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
-unsafe fn hash_avx512(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
-    hash_lanes8::<crate::lanes::avx512::Avx512>(inputs)
+fn hash_avx512(_cpu: crate::dispatch::Avx512Ifma, inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
+    #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
+    fn hash(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
+        hash_lanes8::<crate::lanes::avx512::Avx512>(inputs)
+    }
+    // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F, BW, IFMA.
+    unsafe { hash(inputs) }
 }
 
 /// The AVX2 path: the inputs sorted by block count, so that inputs of similar length share
@@ -206,11 +123,10 @@ unsafe fn hash_avx2(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
 pub fn keccak256_batch(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
     #[cfg(target_arch = "x86_64")]
     {
-        if crate::dispatch::path() == crate::dispatch::Path::Avx512 {
-            // SAFETY: `path()` is `Avx512` only if the CPU has AVX-512 F, BW and IFMA.
-            return unsafe { hash_avx512(inputs) };
+        if let Some(cpu) = crate::dispatch::avx512() {
+            return hash_avx512(cpu, inputs);
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if crate::dispatch::cpu().avx2 {
             // SAFETY: the CPU supports AVX2, checked just above.
             return unsafe { hash_avx2(inputs) };
         }
@@ -268,11 +184,10 @@ mod tests {
         assert_eq!(keccak256_batch(inputs), want, "dispatched");
         #[cfg(target_arch = "x86_64")]
         {
-            if crate::dispatch::has_avx512_ifma() {
-                // SAFETY: the CPU has AVX-512 F/BW/IFMA, checked just above.
-                assert_eq!(unsafe { hash_avx512(inputs) }, want, "AVX-512");
+            if let Some(cpu) = crate::dispatch::avx512_native() {
+                assert_eq!(hash_avx512(cpu, inputs), want, "AVX-512");
             }
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if crate::dispatch::cpu().avx2 {
                 // SAFETY: the CPU has AVX2, checked just above.
                 assert_eq!(unsafe { hash_avx2(inputs) }, want, "AVX2");
             }

@@ -246,6 +246,34 @@ pub(super) fn permute_peeled<const ANDN: bool>(a: &mut [u64; 25]) {
     *a = round::<ANDN>(&s, RC[ROUNDS - 1]);
 }
 
+/// Whether the compilation target has an and-not instruction, making the literal χ the
+/// fastest flavour (x86 BMI1 `andn`, Arm `bic`). Otherwise lane complementing is used.
+pub(super) const ANDN_NATIVE: bool = cfg!(any(
+    target_arch = "aarch64",
+    target_arch = "arm",
+    target_feature = "bmi1"
+));
+
+/// A copy of the permutation compiled with BMI1 enabled, for x86-64 builds whose baseline
+/// lacks it; [`keccak_f1600`] calls it where `crate::dispatch` found BMI1.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "bmi1")))]
+#[target_feature(enable = "bmi1")]
+fn permute_bmi1(state: &mut [u64; 25]) {
+    permute::<true>(state)
+}
+
+/// The Keccak-f\[1600\] permutation (24 rounds) on a state of 25 lanes, lane `(x, y)` at
+/// index `x + 5 * y`, bytes of the sponge in little-endian order within each lane.
+pub(crate) fn keccak_f1600(state: &mut [u64; 25]) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "bmi1")))]
+    if crate::dispatch::cpu().bmi1 {
+        // SAFETY: the CPU supports BMI1, checked just above.
+        return unsafe { permute_bmi1(state) };
+    }
+    permute::<ANDN_NATIVE>(state)
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,8 +11,7 @@
 //! into [`keccak256_x4`], which is compiled for AVX2 and only called after a runtime check.
 #![cfg(target_arch = "x86_64")]
 
-use super::batch::{Permute, States, all_64, sponge};
-use super::load_le;
+use super::sponge::{Permute, States, all_64, load_le, sponge};
 use super::permutation::{RC, RHO};
 use core::arch::x86_64::*;
 
@@ -220,7 +219,7 @@ mod tests {
     }
 
     fn has_avx2() -> bool {
-        let yes = std::arch::is_x86_feature_detected!("avx2");
+        let yes = crate::dispatch::cpu().avx2;
         if !yes {
             println!("skipped: no AVX2");
         }

@@ -16,8 +16,6 @@
 //! intrinsics layer is small enough to review in one sitting, and everything above it is
 //! tested through the portable backend.
 
-#[cfg(test)]
-pub(crate) mod emu;
 pub(crate) mod field;
 pub(crate) mod keccak;
 pub(crate) mod point;
@@ -27,8 +25,8 @@ pub(crate) mod scalar;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx512;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod kernels;
+#[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
+pub(crate) mod abi;
 
 /// Number of lanes.
 pub const LANES: usize = 8;

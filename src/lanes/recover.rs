@@ -36,14 +36,14 @@ use crate::secp256k1::scalar::Scalar;
 use crate::secp256k1::tables;
 
 /// Status of a lane: key and hash are valid.
-pub const OK: u64 = 0;
+pub(crate) const OK: u64 = 0;
 /// Status of a lane: x³ + 7 has no square root (r is not an x-coordinate).
-pub const NOT_ON_CURVE: u64 = 1;
+pub(crate) const NOT_ON_CURVE: u64 = 1;
 /// Status of a lane: the lockstep schedule met a degenerate addition (or the key is at
 /// infinity); recompute the lane on the scalar path.
-pub const RETRY_SCALAR: u64 = 2;
+pub(crate) const RETRY_SCALAR: u64 = 2;
 /// Status of a lane: the input was marked invalid; its output is meaningless.
-pub const INVALID: u64 = 3;
+pub(crate) const INVALID: u64 = 3;
 
 use crate::secp256k1::recode::{G_DIGITS, R_DIGITS, R_TABLE, Recoding, TOP_BIT, W_G, W_R};
 
@@ -77,10 +77,11 @@ pub struct Output8 {
     pub status: [u64; LANES],
 }
 
+#[cfg(any(test, feature = "emu"))]
 impl Input8 {
     /// The record as little-endian bytes in `repr(C)` order (for the emulator, which takes
     /// buffers as bytes).
-    pub fn to_bytes(&self) -> Vec<u8> {
+    pub fn encode(&self) -> Vec<u8> {
         let mut w: Vec<u64> = Vec::with_capacity(137);
         w.extend(self.x.iter().flatten());
         w.extend(&self.odd);
@@ -92,6 +93,7 @@ impl Input8 {
     }
 }
 
+#[cfg(any(test, feature = "emu"))]
 impl Output8 {
     /// Size of the record in bytes.
     pub const BYTES: usize = (8 + 4 + 1) * LANES * 8;
@@ -418,23 +420,17 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     }
 }
 
-/// The AVX-512 recovery core over caller buffers: processes `count` consecutive batches.
-/// A leaf function (no allocation, no I/O), so it also runs under the AVX-512 emulator.
-///
-/// # Safety
-/// The CPU must support AVX-512 F, BW and IFMA; `input` and `output` must point to
-/// `count` valid, non-overlapping `Input8` / `Output8` records.
+/// [`recover8`] on AVX-512, for a CPU that has it: the crate's entry into the engine.
 #[cfg(target_arch = "x86_64")]
-#[unsafe(no_mangle)]
+pub(crate) fn recover8_avx512(_cpu: crate::dispatch::Avx512Ifma, inp: &Input8, out: &mut Output8) {
+    // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F, BW, IFMA.
+    unsafe { recover8_avx512_body(inp, out) }
+}
+
+/// The body of [`recover8_avx512`], compiled with the AVX-512 features (also entered by the
+/// C-ABI wrapper the emulator runs, `super::abi`).
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
-pub unsafe extern "C" fn asmcrypto_avx512_recover8(
-    input: *const Input8,
-    output: *mut Output8,
-    count: u64,
-) {
-    for b in 0..count as usize {
-        // SAFETY: the caller guarantees `count` valid records behind each pointer.
-        let (inp, out) = unsafe { (&*input.add(b), &mut *output.add(b)) };
-        recover8::<super::avx512::Avx512>(inp, out);
-    }
+pub(crate) fn recover8_avx512_body(inp: &Input8, out: &mut Output8) {
+    recover8::<super::avx512::Avx512>(inp, out);
 }

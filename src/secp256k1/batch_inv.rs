@@ -240,22 +240,6 @@ pub(crate) fn invert_tree<T: Invertible>(v: &mut [T], scratch: &mut Vec<T>) {
     v.copy_from_slice(&scratch[..n]);
 }
 
-/// Benchmark access to the three schedules on field elements (used by
-/// `benches/batch_inv.rs` through the hidden `__bench` module).
-pub(crate) fn bench_schedule(which: &str, v: &mut [[u64; 4]]) {
-    let mut fe: Vec<Fe> = v.iter().map(|w| Fe::from_u64x4(*w)).collect();
-    let mut scratch = Vec::with_capacity(2 * fe.len() + 64);
-    match which {
-        "single-chain" => invert_chain(&mut fe, &mut scratch),
-        "two-chains" => invert_two_chains(&mut fe, &mut scratch),
-        "four-chains" => invert_chains::<Fe, 4>(&mut fe, &mut scratch),
-        "eight-chains" => invert_chains::<Fe, 8>(&mut fe, &mut scratch),
-        _ => invert_tree(&mut fe, &mut scratch),
-    }
-    for (w, f) in v.iter_mut().zip(&fe) {
-        *w = f.to_u64x4();
-    }
-}
 
 #[cfg(test)]
 mod tests {

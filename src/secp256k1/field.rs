@@ -403,11 +403,11 @@ impl FieldElement {
     }
 }
 
-/// True if the CPU has BMI2 and ADX (detected once).
+/// True if the CPU has BMI2 and ADX (detected once, by `crate::dispatch`).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn has_adx() -> bool {
-    super::field_adx::available()
+    crate::dispatch::cpu().bmi2_adx
 }
 
 /// Reduces a 512-bit product mod p (weakly: result below 2²⁵⁶).
@@ -571,7 +571,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn adx_matches_portable() {
-        if !super::super::field_adx::available() {
+        if !has_adx() {
             eprintln!("skipped: no BMI2/ADX");
             return;
         }

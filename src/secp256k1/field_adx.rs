@@ -4,32 +4,9 @@
 //! row of partial products accumulate its low and high halves at once; these two
 //! functions therefore use inline assembly. They compute exactly what the portable
 //! `FieldElement::mul`/`sqr` compute (a weakly reduced result below 2²⁵⁶, congruent to
-//! the product mod p) and are only called after a cached runtime check for BMI2 and ADX.
+//! the product mod p) and are only called where `crate::dispatch` found BMI2 and ADX.
 
 use core::arch::asm;
-use core::sync::atomic::{AtomicU8, Ordering};
-
-/// 0: not yet detected, 1: absent, 2: present.
-static AVAILABLE: AtomicU8 = AtomicU8::new(0);
-
-/// True if the CPU has BMI2 and ADX. Detected once, then a single relaxed load.
-#[inline(always)]
-pub(crate) fn available() -> bool {
-    match AVAILABLE.load(Ordering::Relaxed) {
-        2 => true,
-        1 => false,
-        _ => detect(),
-    }
-}
-
-#[cold]
-fn detect() -> bool {
-    let yes =
-        std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx");
-    AVAILABLE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-    yes
-}
-
 /// The shared tail: folds r4..r7 (the product's high half) into r0..r3 with
 /// 2²⁵⁶ ≡ P_C = 0x1000003D1, then folds the ≤ 35-bit overflow word once more.
 macro_rules! reduce {

@@ -1,7 +1,10 @@
-//! Small AVX-512 leaf kernels over caller buffers: single lane operations, exported so
-//! the tests can run each one natively or under the emulator against the scalar core, and
-//! so that `llvm-mca` can analyse a field multiplication and a doubling in isolation
-//! (see `doc/benchmarks.md`).
+//! The C-ABI leaf functions of the 8-lane engine: the whole recovery core, field, point
+//! and scalar kernels, and the 8-way Keccak, each over caller buffers, exported by name so
+//! that the tests (and, with the feature `emu`, the repository's tools) can run them
+//! natively or under the AVX-512 emulator (`crate::test_support::emu`) against the scalar
+//! core, and so that `llvm-mca` can analyse a field multiplication and a doubling alone
+//! (`scripts/mca.sh`). Compiled only for the tests and with the feature `emu`: the crate's
+//! own paths enter the engine through safe Rust functions.
 //!
 //! Buffers are word-major: an element of eight lanes is four vectors of little-endian
 //! 64-bit words, `w[k][lane]`, 32 words in all.
@@ -10,6 +13,7 @@ use super::avx512::Avx512;
 use super::field::Fe8;
 use super::point::{Aff8, Jac8};
 use super::scalar::Sc8;
+use super::keccak::{keccak_f1600_x8, keccak256_64_x8};
 use super::{Backend, LANES};
 
 type B = Avx512;
@@ -169,10 +173,121 @@ pub unsafe extern "C" fn asmcrypto_avx512_scalar_mont_mul(
     }
 }
 
+// ----- The whole recovery core -----
+
+/// The AVX-512 recovery core over caller buffers: processes `count` consecutive batches.
+/// A leaf function (no allocation, no I/O), so it also runs under the AVX-512 emulator.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and IFMA; `input` and `output` must point to
+/// `count` valid, non-overlapping `Input8` / `Output8` records.
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
+pub unsafe extern "C" fn asmcrypto_avx512_recover8(
+    input: *const super::recover::Input8,
+    output: *mut super::recover::Output8,
+    count: u64,
+) {
+    for b in 0..count as usize {
+        // SAFETY: the caller guarantees `count` valid records behind each pointer.
+        let (inp, out) = unsafe { (&*input.add(b), &mut *output.add(b)) };
+        super::recover::recover8_avx512_body(inp, out);
+    }
+}
+
+// ----- 8-way Keccak -----
+
+/// Eight states side by side, word-major: `g[w][i]` is word `w` of state `i`.
+type Group = [[u64; LANES]; 25];
+
+/// Applies Keccak-f\[1600\] to every group of eight states.
+#[inline(always)]
+fn permute_groups<B: Backend>(groups: &mut [Group]) {
+    for g in groups {
+        let mut a = [B::splat(0); 25];
+        for (v, w) in a.iter_mut().zip(g.iter()) {
+            *v = B::load(w);
+        }
+        keccak_f1600_x8::<B>(&mut a);
+        for (w, v) in g.iter_mut().zip(a) {
+            *w = B::store(v);
+        }
+    }
+}
+
+/// Hashes every group of eight 64-byte messages (`msgs[g][k]` lane `i`: word `k` of message
+/// `i` of group `g`) into `out[g]` (word `k` of hash `i` at `out[g][k][i]`). Stops at the
+/// shorter of the two slices.
+#[inline(always)]
+fn hash64_groups<B: Backend>(msgs: &[[[u64; LANES]; 8]], out: &mut [[[u64; LANES]; 4]]) {
+    for (m, o) in msgs.iter().zip(out.iter_mut()) {
+        let mut v = [B::splat(0); 8];
+        for (v, w) in v.iter_mut().zip(m.iter()) {
+            *v = B::load(w);
+        }
+        let h = keccak256_64_x8::<B>(&v);
+        for (o, h) in o.iter_mut().zip(h) {
+            *o = B::store(h);
+        }
+    }
+}
+
+/// [`keccak_f1600_x8`] with the portable backend, on groups of states laid out as the
+/// AVX-512 entry point expects.
+#[cfg(test)]
+fn keccak_f1600_x8_portable(groups: &mut [Group]) {
+    permute_groups::<super::portable::Portable>(groups);
+}
+
+/// Applies Keccak-f\[1600\] with the AVX-512 backend to `count` consecutive groups of eight
+/// states, in place. Each group is `[u64; 25 * 8]`, word-major: word `w` of state `i` at
+/// index `8 * w + i`.
+///
+/// A leaf function (no allocation, no panics, no calls), so the emulator in `../shared/emu`
+/// can run it; the tests drive it natively and emulated.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512 F, BW and IFMA, and `state` must point to `200 * count`
+/// readable and writable `u64`s (8-byte aligned) that nothing else accesses during the call.
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
+pub unsafe extern "C" fn asmcrypto_avx512_keccak_f1600_x8(state: *mut u64, count: u64) {
+    // SAFETY: the caller guarantees `state` addresses `count` groups of 200 words, exclusively.
+    let groups = unsafe { core::slice::from_raw_parts_mut(state.cast::<Group>(), count as usize) };
+    permute_groups::<Avx512>(groups);
+}
+
+/// Computes [`keccak256_64_x8`] with the AVX-512 backend for `count` groups of eight
+/// 64-byte messages: group `g` reads `msg[64 g .. 64 g + 64]` (word `k` of message `i` at
+/// index `8 k + i`) and writes `out[32 g .. 32 g + 32]` (word `k` of hash `i` at `8 k + i`).
+///
+/// A leaf function for the tests and the emulator, like
+/// [`asmcrypto_avx512_keccak_f1600_x8`].
+///
+/// # Safety
+///
+/// The CPU must support AVX-512 F, BW and IFMA; `msg` must point to `64 * count` readable
+/// `u64`s and `out` to `32 * count` writable `u64`s (both 8-byte aligned, not overlapping,
+/// `out` not accessed by anything else during the call).
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
+pub unsafe extern "C" fn asmcrypto_avx512_keccak256_64_x8(
+    msg: *const u64,
+    out: *mut u64,
+    count: u64,
+) {
+    // SAFETY: the caller guarantees `msg` addresses `count` groups of 64 readable words.
+    let msgs = unsafe { core::slice::from_raw_parts(msg.cast(), count as usize) };
+    // SAFETY: the caller guarantees `out` addresses `count` groups of 32 words, exclusively.
+    let outs = unsafe { core::slice::from_raw_parts_mut(out.cast(), count as usize) };
+    hash64_groups::<Avx512>(msgs, outs);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lanes::emu;
+    use crate::test_support::emu;
     use crate::lanes::field::tests::{edge_elements, rng};
     use crate::secp256k1::field::FieldElement;
     use crate::secp256k1::group::{G, Jacobian};
@@ -189,7 +304,7 @@ mod tests {
         count: u64,
     ) -> Vec<Vec<u64>> {
         let mut outs = Vec::new();
-        if crate::dispatch::has_avx512_ifma() {
+        if crate::dispatch::avx512_native().is_some() {
             let mut out = vec![0u64; out_len];
             native(a, b, &mut out);
             outs.push(out);
@@ -383,6 +498,234 @@ mod tests {
                     .mul(&rinv);
                 assert_eq!(got, want.0, "input {i}");
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod keccak_tests {
+    use super::super::portable::Portable;
+    use super::*;
+    use crate::keccak::{keccak_f1600, keccak256};
+
+    /// splitmix64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+    }
+
+    fn random_groups(n: usize, seed: u64) -> Vec<Group> {
+        let mut rng = Rng(seed);
+        (0..n)
+            .map(|g| {
+                let mut grp = [[0u64; LANES]; 25];
+                for (w, word) in grp.iter_mut().enumerate() {
+                    for (i, x) in word.iter_mut().enumerate() {
+                        // Group 0, lane 0 stays all-zero (the published test vector).
+                        *x = if g == 0 && i == 0 {
+                            0
+                        } else if g == 0 && i == 1 {
+                            // A sparse state: one bit per word.
+                            1 << (w % 64)
+                        } else {
+                            rng.next()
+                        };
+                    }
+                }
+                grp
+            })
+            .collect()
+    }
+
+    /// The reference: the scalar permutation applied to every state of every group.
+    fn scalar_permute(groups: &[Group]) -> Vec<Group> {
+        groups
+            .iter()
+            .map(|g| {
+                let mut out = *g;
+                for i in 0..LANES {
+                    let mut s: [u64; 25] = core::array::from_fn(|w| g[w][i]);
+                    keccak_f1600(&mut s);
+                    for w in 0..25 {
+                        out[w][i] = s[w];
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
+    fn random_messages(n: usize, seed: u64) -> Vec<[[u64; LANES]; 8]> {
+        let mut rng = Rng(seed);
+        (0..n)
+            .map(|_| core::array::from_fn(|_| core::array::from_fn(|_| rng.next())))
+            .collect()
+    }
+
+    fn scalar_hash64(msgs: &[[[u64; LANES]; 8]]) -> Vec<[[u64; LANES]; 4]> {
+        msgs.iter()
+            .map(|m| {
+                let mut out = [[0u64; LANES]; 4];
+                for i in 0..LANES {
+                    let mut bytes = [0u8; 64];
+                    for k in 0..8 {
+                        bytes[8 * k..8 * k + 8].copy_from_slice(&m[k][i].to_le_bytes());
+                    }
+                    let h = keccak256(&bytes);
+                    for k in 0..4 {
+                        out[k][i] = u64::from_le_bytes(h[8 * k..8 * k + 8].try_into().unwrap());
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
+    fn flatten<const N: usize>(groups: &[[[u64; LANES]; N]]) -> Vec<u8> {
+        groups
+            .iter()
+            .flat_map(|g| {
+                g.iter()
+                    .flat_map(|w| w.iter().flat_map(|x| x.to_le_bytes()))
+            })
+            .collect()
+    }
+
+    fn unflatten<const N: usize>(bytes: &[u8]) -> Vec<[[u64; LANES]; N]> {
+        let words: Vec<u64> = bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        words
+            .chunks_exact(N * LANES)
+            .map(|g| core::array::from_fn(|w| core::array::from_fn(|i| g[LANES * w + i])))
+            .collect()
+    }
+
+    #[test]
+    fn portable_permutation_matches_scalar() {
+        let mut groups = random_groups(64, 1);
+        let want = scalar_permute(&groups);
+        keccak_f1600_x8_portable(&mut groups);
+        assert_eq!(groups, want);
+        // The all-zero state's image, from the Keccak team's intermediate values.
+        assert_eq!(groups[0][0][0], 0xF125_8F79_40E1_DDE7);
+        assert_eq!(groups[0][24][0], 0xEAF1_FF7B_5CEC_A249);
+    }
+
+    #[test]
+    fn portable_hash64_matches_scalar() {
+        let msgs = random_messages(64, 2);
+        let mut out = vec![[[0u64; LANES]; 4]; msgs.len()];
+        hash64_groups::<Portable>(&msgs, &mut out);
+        assert_eq!(out, scalar_hash64(&msgs));
+    }
+
+    #[test]
+    fn portable_hash64_of_zero_keys() {
+        let out = keccak256_64_x8::<Portable>(&[[0u64; LANES]; 8]);
+        let want = keccak256(&[0u8; 64]);
+        for (k, word) in out.iter().enumerate() {
+            let w = u64::from_le_bytes(want[8 * k..8 * k + 8].try_into().unwrap());
+            assert_eq!(*word, [w; LANES]);
+        }
+    }
+
+    /// Keeps the exported symbols in the test binary, where the emulator looks them up.
+    #[cfg(target_arch = "x86_64")]
+    fn keep_symbols() {
+        std::hint::black_box(
+            asmcrypto_avx512_keccak_f1600_x8 as unsafe extern "C" fn(_, _) as usize,
+        );
+        std::hint::black_box(
+            asmcrypto_avx512_keccak256_64_x8 as unsafe extern "C" fn(_, _, _) as usize,
+        );
+    }
+
+    #[test]
+    fn avx512_permutation_matches_scalar() {
+        let mut ran = false;
+        #[cfg(target_arch = "x86_64")]
+        {
+            keep_symbols();
+            let groups = random_groups(256, 3);
+            let want = scalar_permute(&groups);
+            if crate::dispatch::avx512_native().is_some() {
+                let mut native = groups.clone();
+                // SAFETY: the CPU has AVX-512 F/BW/IFMA (checked above) and `native` holds
+                // `native.len()` groups of 200 words, exclusively borrowed.
+                unsafe {
+                    asmcrypto_avx512_keccak_f1600_x8(
+                        native.as_mut_ptr().cast(),
+                        native.len() as u64,
+                    )
+                };
+                assert_eq!(native, want, "native AVX-512");
+                ran = true;
+            }
+            if crate::test_support::emu::runner().is_some() {
+                use crate::test_support::emu::{Arg, call};
+                let buf = flatten(&groups);
+                let out = call(
+                    "asmcrypto_avx512_keccak_f1600_x8",
+                    &[Arg::Buf(&buf), Arg::Int(groups.len() as u64)],
+                    false,
+                );
+                assert_eq!(unflatten::<25>(&out.bufs[0]), want, "emulated AVX-512");
+                ran = true;
+            }
+        }
+        if !ran {
+            println!("skipped: no AVX-512");
+        }
+    }
+
+    #[test]
+    fn avx512_hash64_matches_scalar() {
+        let mut ran = false;
+        #[cfg(target_arch = "x86_64")]
+        {
+            keep_symbols();
+            let msgs = random_messages(256, 4);
+            let want = scalar_hash64(&msgs);
+            if crate::dispatch::avx512_native().is_some() {
+                let mut out = vec![[[0u64; LANES]; 4]; msgs.len()];
+                // SAFETY: the CPU has AVX-512 F/BW/IFMA (checked above); `msgs` and `out`
+                // hold `msgs.len()` groups of 64 and 32 words, `out` exclusively borrowed.
+                unsafe {
+                    asmcrypto_avx512_keccak256_64_x8(
+                        msgs.as_ptr().cast(),
+                        out.as_mut_ptr().cast(),
+                        msgs.len() as u64,
+                    )
+                };
+                assert_eq!(out, want, "native AVX-512");
+                ran = true;
+            }
+            if crate::test_support::emu::runner().is_some() {
+                use crate::test_support::emu::{Arg, call};
+                let out = call(
+                    "asmcrypto_avx512_keccak256_64_x8",
+                    &[
+                        Arg::Buf(&flatten(&msgs)),
+                        Arg::Buf(&vec![0u8; 256 * msgs.len()]),
+                        Arg::Int(msgs.len() as u64),
+                    ],
+                    false,
+                );
+                assert_eq!(unflatten::<4>(&out.bufs[1]), want, "emulated AVX-512");
+                ran = true;
+            }
+        }
+        if !ran {
+            println!("skipped: no AVX-512");
         }
     }
 }

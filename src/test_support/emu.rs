@@ -1,4 +1,5 @@
-//! Test support: runs an exported leaf function of the running test binary inside the
+//! Runs an exported leaf function of the running executable (a test binary, or a tool
+//! built with the feature `emu`) inside the
 //! AVX-512 emulator from `../shared/emu` (BochsCPU), whose runner path is in `$BXRUN`.
 //!
 //! Protocol (little-endian), as the emulator's README defines it: the spec on stdin is

@@ -1,0 +1,133 @@
+//! Batch recovery: the public entry points, the size thresholds that pick a path, and
+//! the spread over threads.
+//!
+//! - [`lanes8`]: eight signatures through the 8-lane engine (`crate::lanes`), on
+//!   AVX-512 IFMA.
+//! - [`scalar`]: the scalar core's batch paths for every other CPU: interleaved Strauss
+//!   loops with shared inversions, and the batch-affine ladder for long inputs.
+//!
+//! Every path returns, for every input, exactly what [`recover_address`] returns.
+
+pub(crate) mod lanes8;
+pub(crate) mod scalar;
+
+use crate::error::Error;
+use crate::lanes::LANES;
+use crate::recover::recover_address;
+use scalar::{AFFINE_MIN, recover_batch_affine, recover_interleaved};
+
+/// One (message hash, r ‖ s ‖ v signature) pair.
+pub(crate) type Signed = ([u8; 32], [u8; 65]);
+
+/// Recovers the addresses of eight signatures at once: on CPUs with AVX-512 IFMA the eight
+/// run in lockstep in vector registers; elsewhere each goes through the scalar core.
+///
+/// Lane by lane, the result is exactly what [`recover_address`](crate::recover_address)
+/// returns for that input: an invalid lane gets its own `Err` and never disturbs the others.
+///
+/// ```
+/// # let (hash, sig) = ([0x11u8; 32], [0u8; 65]);
+/// let inputs = [(hash, sig); 8];
+/// let results = asmcrypto::recover_addresses_batch(&inputs);
+/// for (r, (h, s)) in results.iter().zip(&inputs) {
+///     assert_eq!(*r, asmcrypto::recover_address(h, s));
+/// }
+/// ```
+pub fn recover_addresses_batch(inputs: &[([u8; 32], [u8; 65]); 8]) -> [Result<[u8; 20], Error>; 8] {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = crate::dispatch::avx512() {
+        return lanes8::recover8_avx512(cpu, inputs);
+    }
+    scalar::recover_interleaved(inputs, LANES)
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("recover_interleaved returns one result per input"))
+}
+
+/// Recovers the addresses of any number of signatures; results are in input order and
+/// equal [`recover_address`](crate::recover_address) on each input.
+///
+/// With AVX-512 IFMA, full groups of eight go through the 8-lane engine (a remainder of
+/// three or more as a padded group). Elsewhere, inputs of 192 or more signatures run
+/// through the batch-affine ladder (up to 256 at a time, one shared inversion per
+/// doubling or addition round), shorter ones through interleaved Strauss loops with shared
+/// inversions. With the `parallel` feature, long inputs are split across the rayon thread
+/// pool in chunks that keep each thread on its fastest path (at least 64 signatures with
+/// AVX-512, 192 otherwise; at most 256).
+///
+/// ```
+/// let results = asmcrypto::recover_addresses(&[]);
+/// assert!(results.is_empty());
+/// ```
+pub fn recover_addresses(inputs: &[([u8; 32], [u8; 65])]) -> Vec<Result<[u8; 20], Error>> {
+    #[cfg(feature = "parallel")]
+    if let Some(chunk) = parallel_chunk(inputs.len()) {
+        use rayon::prelude::*;
+        return inputs
+            .par_chunks(chunk)
+            .flat_map_iter(recover_addresses_serial)
+            .collect();
+    }
+    recover_addresses_serial(inputs)
+}
+
+/// With the `parallel` feature, how `n` inputs are split over the rayon thread pool: `None`
+/// to run them on the calling thread, otherwise the length of each task's chunk.
+///
+/// Each thread gets an equal share, but never less than the shortest input that runs at its
+/// path's best speed per signature (64 for the 8-lane engine, whose speed is the same at
+/// every multiple of eight; [`AFFINE_MIN`] for the batch-affine ladder) and never more than
+/// [`AFFINE_CHUNK`](scalar::AFFINE_CHUNK), so the tasks balance across the pool and the ladder's tables stay in
+/// cache. Inputs too short for two such chunks stay on the calling thread.
+#[cfg(feature = "parallel")]
+pub(crate) fn parallel_chunk(n: usize) -> Option<usize> {
+    let threads = rayon::current_num_threads();
+    let min = if crate::dispatch::cpu().avx512_ifma {
+        64
+    } else {
+        AFFINE_MIN
+    };
+    if threads < 2 || n < 2 * min {
+        return None;
+    }
+    Some(
+        n.div_ceil(threads)
+            .next_multiple_of(LANES)
+            .clamp(min, scalar::AFFINE_CHUNK),
+    )
+}
+
+/// [`recover_addresses`] on the calling thread.
+pub(crate) fn recover_addresses_serial(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = crate::dispatch::avx512() {
+        return recover_lanes8(inputs, |group| lanes8::recover8_avx512(cpu, group));
+    }
+    if inputs.len() >= AFFINE_MIN {
+        recover_batch_affine(inputs)
+    } else {
+        recover_interleaved(inputs, LANES)
+    }
+}
+
+/// Any number of signatures through an eight-lane function: full groups of eight, then a
+/// remainder of three or more as one group padded with copies of its first entry (only its
+/// real lanes kept), a shorter one one signature at a time.
+pub(crate) fn recover_lanes8(
+    inputs: &[Signed],
+    eight: impl Fn(&[Signed; LANES]) -> [Result<[u8; 20], Error>; LANES],
+) -> Vec<Result<[u8; 20], Error>> {
+    let mut out = Vec::with_capacity(inputs.len());
+    let mut groups = inputs.chunks_exact(LANES);
+    for group in &mut groups {
+        let group: &[Signed; LANES] = group.try_into().expect("chunks_exact gives 8");
+        out.extend(eight(group));
+    }
+    let tail = groups.remainder();
+    if tail.len() >= 3 {
+        let group: [Signed; LANES] = core::array::from_fn(|i| tail[i.min(tail.len() - 1)]);
+        out.extend(eight(&group).into_iter().take(tail.len()));
+    } else {
+        out.extend(tail.iter().map(|(h, s)| recover_address(h, s)));
+    }
+    out
+}

@@ -1,0 +1,118 @@
+//! Internals for the repository's own tests, tools, benchmarks and fuzz targets: the batch
+//! paths one by one whatever the CPU, the batch inversion schedules, the arithmetic types,
+//! and (feature `emu`) the AVX-512 engine run under the emulator.
+//!
+//! **Not part of the API**: hidden from the docs, and free to change in any release. A
+//! program of this repository reaches inside the crate only through this module.
+
+use crate::Error;
+use crate::batch::{Signed, lanes8, recover_lanes8, scalar};
+
+pub use crate::secp256k1::field::FieldElement;
+pub use crate::secp256k1::scalar::Scalar;
+
+/// One batch path of [`recover_addresses`](crate::recover_addresses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchPath {
+    /// What `recover_addresses` picks on this CPU.
+    Dispatched,
+    /// The batch-affine ladder of the scalar core (at any length).
+    Affine,
+    /// The interleaved Strauss loops of the scalar core, `group` signatures side by side.
+    Interleaved {
+        /// Signatures per interleaved group (at least 1).
+        group: usize,
+    },
+    /// The 8-lane engine on its portable backend (plain Rust, slow): the same lockstep
+    /// algorithm as the AVX-512 engine, on every CPU.
+    PortableLanes,
+    /// The 8-lane engine on AVX-512 IFMA, natively (even with `ASMCRYPTO_BACKEND=scalar`).
+    Avx512Lanes,
+}
+
+/// The results of `path` for `inputs`, each exactly what
+/// [`recover_address`](crate::recover_address) returns; `None` if the path needs a CPU
+/// feature this one lacks (only [`BatchPath::Avx512Lanes`]).
+pub fn recover_addresses_on(
+    path: BatchPath,
+    inputs: &[([u8; 32], [u8; 65])],
+) -> Option<Vec<Result<[u8; 20], Error>>> {
+    Some(match path {
+        BatchPath::Dispatched => crate::recover_addresses(inputs),
+        BatchPath::Affine => scalar::recover_batch_affine(inputs),
+        BatchPath::Interleaved { group } => scalar::recover_interleaved(inputs, group),
+        BatchPath::PortableLanes => {
+            recover_lanes8(inputs, lanes8::recover8_with::<crate::lanes::portable::Portable>)
+        }
+        BatchPath::Avx512Lanes => avx512_lanes(inputs)?,
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+fn avx512_lanes(inputs: &[Signed]) -> Option<Vec<Result<[u8; 20], Error>>> {
+    let cpu = crate::dispatch::avx512_native()?;
+    Some(recover_lanes8(inputs, |g| lanes8::recover8_avx512(cpu, g)))
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx512_lanes(_: &[Signed]) -> Option<Vec<Result<[u8; 20], Error>>> {
+    None
+}
+
+/// A schedule of the batch inversion (`benches/batch_inv.rs` compares them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InversionSchedule {
+    /// Montgomery's trick as one chain of products.
+    SingleChain,
+    /// Two interleaved chains (the default for most lengths).
+    TwoChains,
+    /// Four interleaved chains.
+    FourChains,
+    /// Eight interleaved chains.
+    EightChains,
+    /// A product tree.
+    Tree,
+    /// What the crate picks for the length (`batch_inv::invert`).
+    Chosen,
+}
+
+/// Inverts field elements (four little-endian 64-bit words each, below p and non-zero) in
+/// place with `schedule`.
+pub fn batch_invert(schedule: InversionSchedule, v: &mut [[u64; 4]]) {
+    use crate::secp256k1::batch_inv::{invert, invert_chain, invert_chains, invert_tree, invert_two_chains};
+    use InversionSchedule as S;
+    let mut fe: Vec<FieldElement> = v.iter().map(|w| FieldElement::from_u64x4(*w)).collect();
+    let mut scratch = Vec::with_capacity(2 * fe.len() + 64);
+    match schedule {
+        S::SingleChain => invert_chain(&mut fe, &mut scratch),
+        S::TwoChains => invert_two_chains(&mut fe, &mut scratch),
+        S::FourChains => invert_chains::<FieldElement, 4>(&mut fe, &mut scratch),
+        S::EightChains => invert_chains::<FieldElement, 8>(&mut fe, &mut scratch),
+        S::Tree => invert_tree(&mut fe, &mut scratch),
+        S::Chosen => invert(&mut fe, &mut scratch),
+    }
+    for (w, f) in v.iter_mut().zip(&fe) {
+        *w = f.to_u64x4();
+    }
+}
+
+/// The 8-lane AVX-512 engine under the AVX-512 emulator (`$BXRUN`), for machines without
+/// AVX-512: the engine's C-ABI entry run inside BochsCPU on groups of eight signatures.
+#[cfg(all(feature = "emu", target_arch = "x86_64"))]
+pub mod emu {
+
+    pub use crate::test_support::Emulated;
+
+    /// Whether `$BXRUN` names the emulator runner.
+    pub fn available() -> bool {
+        crate::test_support::emu::runner().is_some()
+    }
+
+    /// Runs the engine on `groups` in one emulated call, counting instructions if `count`.
+    ///
+    /// # Panics
+    /// If `$BXRUN` is not set, or the runner fails (a tool's error, not a recovery's).
+    pub fn recover8_emulated(groups: &[[([u8; 32], [u8; 65]); 8]], count: bool) -> Emulated {
+        crate::batch::lanes8::run_emulated(groups, count)
+    }
+}
