@@ -20,8 +20,10 @@ use field::FieldElement;
 use group::{Affine, G, Jacobian};
 use std::path::Path;
 
-/// Must match `ecmult::WINDOW_G`: the tables hold 2^(15−2) entries.
-const TABLE_LEN: usize = 1 << 13;
+#[path = "src/secp256k1/tables/layout.rs"]
+mod layout;
+
+use layout::{ENTRY_BYTES, LEN as TABLE_LEN};
 
 fn main() {
     for f in [
@@ -31,6 +33,7 @@ fn main() {
         "src/secp256k1/field_adx.rs",
         "src/secp256k1/group.rs",
         "src/secp256k1/modinv.rs",
+        "src/secp256k1/tables/layout.rs",
     ] {
         println!("cargo:rerun-if-changed={f}");
     }
@@ -60,13 +63,13 @@ fn write_table(path: &Path, base: &Affine) {
         prefix.push(running);
     }
     let mut inv = running.inv_var();
-    let mut bytes = vec![0u8; TABLE_LEN * 64];
+    let mut bytes = vec![0u8; TABLE_LEN * ENTRY_BYTES];
     for i in (0..TABLE_LEN).rev() {
         let zinv = if i == 0 { inv } else { inv.mul(&prefix[i - 1]) };
         inv = inv.mul(&pts[i].z);
         let a = pts[i].to_affine_with_zinv(&zinv);
         assert!(a.is_on_curve_var(), "table point off the curve");
-        let e = &mut bytes[64 * i..64 * i + 64];
+        let e = &mut bytes[ENTRY_BYTES * i..ENTRY_BYTES * (i + 1)];
         for (k, w) in
             a.x.to_u64x4()
                 .iter()

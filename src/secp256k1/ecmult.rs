@@ -17,14 +17,12 @@ use super::field::FieldElement as Fe;
 use super::glv;
 use super::group::{Affine, Jacobian};
 use super::scalar::Scalar;
-use super::tables;
+use super::tables::{self, WINDOW_G};
 
 /// wNAF width for the variable point.
 pub const WINDOW_A: u32 = 5;
 /// Number of odd multiples of A in its table: A, 3A, …, (2^(WINDOW_A−1) − 1)A.
 pub const TABLE_A: usize = 1 << (WINDOW_A - 2);
-/// wNAF width for G and 2¹²⁸·G.
-pub const WINDOW_G: u32 = 15;
 /// Length of every wNAF here: halves are below 2¹²⁹, so 130 digits always suffice.
 const WNAF_LEN: usize = 130;
 

@@ -17,14 +17,17 @@ pub(crate) const W_R: u32 = 5;
 pub(crate) const R_TABLE: usize = 1 << (W_R - 1);
 /// Digits per R half (bits 0, 5, …, 125).
 pub(crate) const R_DIGITS: usize = 26;
-/// Window of the G halves: the static tables hold the 2¹³ odd multiples below 2¹⁴.
-pub(crate) const W_G: u32 = 14;
+/// Window of the G halves: signed odd digits below 2^(WINDOW_G − 1) in absolute value,
+/// every odd multiple the static tables hold.
+pub(crate) const W_G: u32 = super::tables::WINDOW_G - 1;
 /// Digits per G half (bits 0, 14, …, 126).
 pub(crate) const G_DIGITS: usize = 10;
 /// Bit position of the top column (the G halves' last digit; the R halves' last digit
 /// sits just below it).
 pub(crate) const TOP_BIT: usize = W_G as usize * (G_DIGITS - 1);
 const _: () = assert!((R_DIGITS - 1) * W_R as usize == TOP_BIT - 1);
+// The G halves (129 bits at most, after the odd fix-up) fit in G_DIGITS digits.
+const _: () = assert!(G_DIGITS * W_G as usize >= 129);
 
 /// Signed odd fixed-window recoding of an odd `a`: digits dᵢ odd with |dᵢ| < 2^w,
 /// a = Σ dᵢ·2^(w·i). Returns false if `a` needs more digits than `out` holds.
