@@ -17,6 +17,9 @@
  *   anything; it never crashes. A NULL input pointer with length 0 is the empty input.
  * - On failure a single-result function zero-fills its output buffer, if that is not NULL.
  * - No Rust panic and no unwinding ever crosses into the caller.
+ * - Names starting with asmcrypto_ are reserved. The libraries also define functions
+ *   named asmcrypto_avx512_*: internal AVX-512 kernels of the Rust crate, exported for
+ *   its own test tools. They are not part of this ABI: do not call them.
  * - Everything runs in variable time: recovery handles only public data. Do not use this
  *   library for anything that involves secrets.
  * - Invalid signatures are ordinary inputs: r or s zero or >= n, r not the x-coordinate

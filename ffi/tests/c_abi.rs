@@ -12,6 +12,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 /// The functions that issue 14 requires, by name (outside programs compile against them).
 const REQUIRED: [&str; 6] = [
@@ -41,17 +42,71 @@ fn ffi_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The libraries cargo built for this test run: as a dependency of the tests, the
-/// package's library (all its crate types) stays in target/<profile>/deps, next to the
-/// test executable, and is rebuilt whenever its sources change.
-fn library(file: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    let p = exe
-        .parent()
-        .expect("the test executable's directory")
-        .join(file);
-    assert!(p.is_file(), "{} was not built", p.display());
-    p
+/// The static and the shared library, built for this test run: cargo builds no
+/// staticlib or cdylib for a package's integration tests, so this runs
+/// `cargo build -p asmcrypto-ffi` with the profile of the running tests (whose other units
+/// it reuses) and takes the paths from cargo's JSON messages. Once per test process.
+fn libraries() -> &'static (PathBuf, PathBuf) {
+    static LIBS: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    LIBS.get_or_init(|| {
+        // target/<profile dir>/deps/c_abi-<hash>; `cargo test` builds with the "test"
+        // profile into target/debug, other profiles build into a directory of their name.
+        let exe = std::env::current_exe().expect("current_exe");
+        let dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .and_then(Path::file_name)
+            .and_then(|d| d.to_str())
+            .expect("the test executable runs from target/<profile>/deps");
+        let profile = if dir == "debug" { "test" } else { dir };
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| env!("CARGO").to_string());
+        let out = Command::new(&cargo)
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "asmcrypto-ffi",
+                "--lib",
+                "--profile",
+                profile,
+            ])
+            .arg("--message-format=json-render-diagnostics")
+            .current_dir(ffi_dir())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {cargo}: {e}"));
+        assert!(
+            out.status.success(),
+            "cargo build -p asmcrypto-ffi --profile {profile} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut a = None;
+        let mut so = None;
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            if msg["reason"] != "compiler-artifact" || msg["target"]["name"] != "asmcrypto_ffi" {
+                continue;
+            }
+            for f in msg["filenames"].as_array().into_iter().flatten() {
+                let f = PathBuf::from(f.as_str().unwrap_or_default());
+                match f.extension().and_then(|e| e.to_str()) {
+                    Some("a") => a = Some(f),
+                    Some("so") => so = Some(f),
+                    _ => {}
+                }
+            }
+        }
+        let a = a.expect("cargo reported no libasmcrypto_ffi.a");
+        let so = so.expect("cargo reported no libasmcrypto_ffi.so");
+        assert!(
+            a.is_file() && so.is_file(),
+            "{} / {} missing",
+            a.display(),
+            so.display()
+        );
+        (a, so)
+    })
 }
 
 fn out_dir() -> PathBuf {
@@ -72,7 +127,7 @@ fn tool_works(cmd: &str, arg: &str) -> bool {
 /// True if the system libsecp256k1 with the recovery module can be compiled and linked
 /// (probed once per test process).
 fn have_libsecp256k1() -> bool {
-    static HAVE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    static HAVE: OnceLock<bool> = OnceLock::new();
     *HAVE.get_or_init(probe_libsecp256k1)
 }
 
@@ -171,7 +226,7 @@ fn check_output(out: &str, random: u32) {
 
 #[test]
 fn c_program_against_the_static_library() {
-    let lib = library("libasmcrypto_ffi.a");
+    let lib = &libraries().0;
     let random = 10_000;
     if let Some(out) = build_and_run("test_ffi_static", &[lib.display().to_string()], random) {
         check_output(&out, random);
@@ -180,7 +235,7 @@ fn c_program_against_the_static_library() {
 
 #[test]
 fn c_program_against_the_shared_library() {
-    let lib = library("libasmcrypto_ffi.so");
+    let lib = &libraries().1;
     let dir = lib.parent().unwrap().display().to_string();
     let link = [
         format!("-L{dir}"),
@@ -257,14 +312,11 @@ fn header_and_exported_symbols_agree() {
         return;
     }
     let libs = [
-        (library("libasmcrypto_ffi.a"), &["-g", "--defined-only"][..]),
-        (
-            library("libasmcrypto_ffi.so"),
-            &["-D", "--defined-only"][..],
-        ),
+        (&libraries().0, &["-g", "--defined-only"][..]),
+        (&libraries().1, &["-D", "--defined-only"][..]),
     ];
     for (lib, args) in libs {
-        let syms = exported(args, &lib);
+        let syms = exported(args, lib);
         for f in &declared {
             assert!(syms.contains(f), "{} does not export {f}", lib.display());
         }
