@@ -116,35 +116,6 @@ static FILE *open_data(const char *dir, const char *file) {
 /* ------------------------------------------------------------------------------------ */
 /* Small helpers                                                                          */
 
-static const unsigned char N_ORDER[32] = {
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,
-    0xba, 0xae, 0xdc, 0xe6, 0xaf, 0x48, 0xa0, 0x3b, 0xbf, 0xd2, 0x5e, 0x8c, 0xd0, 0x36, 0x41, 0x41};
-static const unsigned char P_FIELD[32] = {
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xfc, 0x2f};
-
-/* out = a + b (32-byte big-endian), returns the carry. */
-static int add256(unsigned char out[32], const unsigned char a[32], const unsigned char b[32]) {
-    unsigned c = 0;
-    for (int i = 31; i >= 0; i--) {
-        unsigned t = (unsigned)a[i] + b[i] + c;
-        out[i] = (unsigned char)t;
-        c = t >> 8;
-    }
-    return (int)c;
-}
-
-/* out = a - b (32-byte big-endian), returns the borrow. */
-static int sub256(unsigned char out[32], const unsigned char a[32], const unsigned char b[32]) {
-    int borrow = 0;
-    for (int i = 31; i >= 0; i--) {
-        int t = (int)a[i] - b[i] - borrow;
-        borrow = t < 0;
-        out[i] = (unsigned char)(t + (borrow ? 256 : 0));
-    }
-    return borrow;
-}
-
 static void address_of_pubkey65(unsigned char addr[20], const unsigned char pub[65]) {
     unsigned char h[32];
     asmcrypto_keccak256(pub + 1, 64, h);
@@ -615,6 +586,35 @@ static void test_batch_threads(void) {
 /* Random signatures, signed and recovered by libsecp256k1                                */
 
 #ifdef HAVE_LIBSECP256K1
+static const unsigned char N_ORDER[32] = {
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,
+    0xba, 0xae, 0xdc, 0xe6, 0xaf, 0x48, 0xa0, 0x3b, 0xbf, 0xd2, 0x5e, 0x8c, 0xd0, 0x36, 0x41, 0x41};
+static const unsigned char P_FIELD[32] = {
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xfc, 0x2f};
+
+/* out = a + b (32-byte big-endian), returns the carry. */
+static int add256(unsigned char out[32], const unsigned char a[32], const unsigned char b[32]) {
+    unsigned c = 0;
+    for (int i = 31; i >= 0; i--) {
+        unsigned t = (unsigned)a[i] + b[i] + c;
+        out[i] = (unsigned char)t;
+        c = t >> 8;
+    }
+    return (int)c;
+}
+
+/* out = a - b (32-byte big-endian), returns the borrow. */
+static int sub256(unsigned char out[32], const unsigned char a[32], const unsigned char b[32]) {
+    int borrow = 0;
+    for (int i = 31; i >= 0; i--) {
+        int t = (int)a[i] - b[i] - borrow;
+        borrow = t < 0;
+        out[i] = (unsigned char)(t + (borrow ? 256 : 0));
+    }
+    return borrow;
+}
+
 static secp256k1_context *ctx;
 static long illegal_calls;
 
