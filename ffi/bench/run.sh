@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The C ABI benchmark (ffi/bench/bench.c): asmcrypto's C functions against the system
+# libsecp256k1 (Debian: libsecp256k1-dev) and, if it can be found, the libsecp256k1 that
+# the Rust secp256k1 crate vendors, all in one run, from C.
+# Usage: ffi/bench/run.sh [ROUNDS]   (default 60; prints a markdown table and the ratios)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+CC=${CC:-cc}
+target=${CARGO_TARGET_DIR:-target}
+
+cargo build --release -p asmcrypto-ffi
+# secp256k1-sys (a dev-dependency of the root crate, with its recovery module) builds its
+# vendored C library in release for the root crate's examples.
+cargo build --release --example compare
+
+vendored=()
+for a in "$target"/release/build/secp256k1-sys-*/out/libsecp256k1.a; do
+    [ -f "$a" ] || continue
+    sym=$(nm -g --defined-only "$a" 2>/dev/null \
+          | awk '$3 ~ /^rustsecp256k1_v[0-9_]+_ecdsa_recover$/ && !s {s = $3} END {print s}') || true
+    if [ -n "$sym" ]; then
+        prefix=${sym%ecdsa_recover}
+        vendored=(-DVENDORED_PREFIX="$prefix" "$a")
+        echo "== vendored libsecp256k1: $a ($prefix*)"
+        break
+    fi
+done
+[ ${#vendored[@]} -gt 0 ] || echo "== vendored libsecp256k1 with the recovery module not found: system library only"
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# Static libraries throughout: the system libsecp256k1.a too, so no side pays for PLT calls.
+"$CC" -std=c11 -O2 -Wall -Wextra -Werror -Iffi/include ffi/bench/bench.c \
+    "$target"/release/libasmcrypto_ffi.a "${vendored[@]}" \
+    -Wl,-Bstatic -lsecp256k1 -Wl,-Bdynamic -lpthread -ldl -lm -o "$out/bench"
+echo "== $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //'), $(nproc) CPUs; system libsecp256k1 $(dpkg-query -W -f '${Version}' libsecp256k1-dev 2>/dev/null || echo '(version unknown)')"
+"$out/bench" "$@"

@@ -1,0 +1,132 @@
+// Package asmcrypto calls the asmcrypto C ABI (ffi/include/asmcrypto.h) through cgo:
+// Ethereum signature recovery and Keccak-256.
+//
+// RecoverPubkey has the semantics of go-ethereum's crypto/secp256k1.RecoverPubkey: the
+// same inputs, the same result, and errors with the same messages, checked in the same
+// order (message length, signature length, recovery id, then the recovery itself).
+//
+// Build the static library first, from the repository root:
+//
+//	cargo build --release -p asmcrypto-ffi
+//
+// This package links target/release/libasmcrypto_ffi.a of that checkout. To link another
+// copy, set CGO_LDFLAGS (for example CGO_LDFLAGS="-L/some/dir").
+//
+// Every function is safe for concurrent use. RecoverAddresses runs batches of 512
+// signatures or more on a process-wide pool of worker threads (see the header).
+package asmcrypto
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../include
+#cgo LDFLAGS: -L${SRCDIR}/../../target/release -l:libasmcrypto_ffi.a -lpthread -ldl -lm
+#include "asmcrypto.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"unsafe"
+)
+
+// The errors of RecoverPubkey and RecoverAddress, with go-ethereum's messages.
+var (
+	ErrInvalidMsgLen       = errors.New("invalid message length, need 32 bytes")
+	ErrInvalidSignatureLen = errors.New("invalid signature length")
+	ErrInvalidRecoveryID   = errors.New("invalid signature recovery id")
+	ErrRecoverFailed       = errors.New("recovery failed")
+)
+
+func cbytes(b []byte) *C.uchar {
+	return (*C.uchar)(unsafe.Pointer(&b[0]))
+}
+
+// RecoverPubkey returns the uncompressed public key (65 bytes: 0x04, X, Y) that made sig
+// over msg. msg is a 32-byte hash; sig is r (32) ‖ s (32) ‖ recid, with recid 0..3
+// (libsecp256k1's recovery id: bit 0 is the parity of R's y, bit 1 means R's x is r + n).
+func RecoverPubkey(msg, sig []byte) ([]byte, error) {
+	if len(msg) != 32 {
+		return nil, ErrInvalidMsgLen
+	}
+	if len(sig) != 65 {
+		return nil, ErrInvalidSignatureLen
+	}
+	if sig[64] > 3 {
+		return nil, ErrInvalidRecoveryID
+	}
+	pub := make([]byte, 65)
+	if C.asmcrypto_ecdsa_recover(cbytes(pub), cbytes(sig), cbytes(msg)) != 1 {
+		return nil, ErrRecoverFailed
+	}
+	return pub, nil
+}
+
+// RecoverAddress returns the Ethereum address (keccak256(X ‖ Y)[12:]) of the key that
+// made sig = r ‖ s ‖ v over msg, where v is 0 or 1 (the parity of R's y), or 27 or 28.
+func RecoverAddress(msg, sig []byte) ([20]byte, error) {
+	var addr [20]byte
+	if len(msg) != 32 {
+		return addr, ErrInvalidMsgLen
+	}
+	if len(sig) != 65 {
+		return addr, ErrInvalidSignatureLen
+	}
+	if v := sig[64]; v != 0 && v != 1 && v != 27 && v != 28 {
+		return addr, ErrInvalidRecoveryID
+	}
+	if C.asmcrypto_recover_address(cbytes(addr[:]), cbytes(msg), cbytes(sig)) != 1 {
+		return addr, ErrRecoverFailed
+	}
+	return addr, nil
+}
+
+// RecoverAddresses recovers len(msgs) signatures at once (sigs[i] in RecoverAddress's
+// format, over msgs[i]): addrs[i] is the address and ok[i] reports whether entry i was
+// recovered (a failed entry has a zero address). msgs and sigs must have the same length.
+func RecoverAddresses(msgs [][32]byte, sigs [][65]byte) (addrs [][20]byte, ok []bool, err error) {
+	if len(msgs) != len(sigs) {
+		return nil, nil, errors.New("asmcrypto: msgs and sigs differ in length")
+	}
+	n := len(msgs)
+	addrs = make([][20]byte, n)
+	ok = make([]bool, n)
+	if n == 0 {
+		return addrs, ok, nil
+	}
+	flags := make([]byte, n)
+	C.asmcrypto_recover_addresses(C.size_t(n), cbytes(msgs[0][:]), cbytes(sigs[0][:]),
+		cbytes(addrs[0][:]), cbytes(flags))
+	for i, f := range flags {
+		ok[i] = f == 1
+	}
+	return addrs, ok, nil
+}
+
+// EcrecoverPrecompile is the EVM precompile at address 0x01: the 32-byte output word for
+// the call data input, or nil for the precompile's empty output.
+func EcrecoverPrecompile(input []byte) []byte {
+	out := make([]byte, 32)
+	var in *C.uchar
+	if len(input) > 0 {
+		in = cbytes(input)
+	}
+	if C.asmcrypto_ecrecover_precompile(in, C.size_t(len(input)), cbytes(out)) != 32 {
+		return nil
+	}
+	return out
+}
+
+// Keccak256 is Ethereum's Keccak-256 of data.
+func Keccak256(data []byte) [32]byte {
+	var h [32]byte
+	var in *C.uchar
+	if len(data) > 0 {
+		in = cbytes(data)
+	}
+	C.asmcrypto_keccak256(in, C.size_t(len(data)), cbytes(h[:]))
+	return h
+}
+
+// Backend names the path the batch call takes on this CPU: "avx512-ifma" or "scalar".
+func Backend() string {
+	return C.GoString(C.asmcrypto_backend())
+}

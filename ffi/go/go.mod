@@ -1,0 +1,3 @@
+module asmcrypto
+
+go 1.19
