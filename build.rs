@@ -42,19 +42,19 @@ fn main() {
     write_table(&out.join("pre_g.bin"), &G);
     let mut g128 = G.to_jacobian();
     for _ in 0..128 {
-        g128 = g128.double_var();
+        g128 = g128.double();
     }
-    write_table(&out.join("pre_g128.bin"), &g128.to_affine_var());
+    write_table(&out.join("pre_g128.bin"), &g128.to_affine());
 }
 
 fn write_table(path: &Path, base: &Affine) {
     // Jacobian odd multiples, then one batched inversion of all Z (Montgomery's trick).
-    let two = base.to_jacobian().double_var();
+    let two = base.to_jacobian().double();
     let mut pts: Vec<Jacobian> = Vec::with_capacity(TABLE_LEN);
     let mut acc = base.to_jacobian();
     for _ in 0..TABLE_LEN {
         pts.push(acc);
-        acc = acc.add_var(&two);
+        acc = acc.add(&two);
     }
     let mut prefix: Vec<FieldElement> = Vec::with_capacity(TABLE_LEN);
     let mut running = FieldElement::ONE;
@@ -62,13 +62,13 @@ fn write_table(path: &Path, base: &Affine) {
         running = running.mul(&p.z);
         prefix.push(running);
     }
-    let mut inv = running.inv_var();
+    let mut inv = running.inv();
     let mut bytes = vec![0u8; TABLE_LEN * ENTRY_BYTES];
     for i in (0..TABLE_LEN).rev() {
         let zinv = if i == 0 { inv } else { inv.mul(&prefix[i - 1]) };
         inv = inv.mul(&pts[i].z);
         let a = pts[i].to_affine_with_zinv(&zinv);
-        assert!(a.is_on_curve_var(), "table point off the curve");
+        assert!(a.is_on_curve(), "table point off the curve");
         let e = &mut bytes[ENTRY_BYTES * i..ENTRY_BYTES * (i + 1)];
         for (k, w) in
             a.x.to_u64x4()

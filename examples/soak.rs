@@ -1230,7 +1230,15 @@ fn run_round(seed: u64, thread: u64, round: u64, stats: &mut Stats, dump: bool, 
         &cases,
         &all,
         &format!("(group {interleave_group})"),
-        || recover_addresses_on(BatchPath::Interleaved { group: interleave_group }, &inputs).expect("every CPU"),
+        || {
+            recover_addresses_on(
+                BatchPath::Interleaved {
+                    group: interleave_group,
+                },
+                &inputs,
+            )
+            .expect("every CPU")
+        },
     );
     // Keccak-256.
     let msg_desc = |i: usize| format!("{} bytes: {}", msgs[i].len(), hex::encode(&msgs[i]));

@@ -41,9 +41,10 @@ pub fn recover_addresses_on(
         BatchPath::Dispatched => crate::recover_addresses(inputs),
         BatchPath::Affine => scalar::recover_batch_affine(inputs),
         BatchPath::Interleaved { group } => scalar::recover_interleaved(inputs, group),
-        BatchPath::PortableLanes => {
-            recover_lanes8(inputs, lanes8::recover8_with::<crate::lanes::portable::Portable>)
-        }
+        BatchPath::PortableLanes => recover_lanes8(
+            inputs,
+            lanes8::recover8_with::<crate::lanes::portable::Portable>,
+        ),
         BatchPath::Avx512Lanes => avx512_lanes(inputs)?,
     })
 }
@@ -79,7 +80,9 @@ pub enum InversionSchedule {
 /// Inverts field elements (four little-endian 64-bit words each, below p and non-zero) in
 /// place with `schedule`.
 pub fn batch_invert(schedule: InversionSchedule, v: &mut [[u64; 4]]) {
-    use crate::secp256k1::batch_inv::{invert, invert_chain, invert_chains, invert_tree, invert_two_chains};
+    use crate::secp256k1::batch_inv::{
+        invert, invert_chain, invert_chains, invert_tree, invert_two_chains,
+    };
     use InversionSchedule as S;
     let mut fe: Vec<FieldElement> = v.iter().map(|w| FieldElement::from_u64x4(*w)).collect();
     let mut scratch = Vec::with_capacity(2 * fe.len() + 64);

@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 use crate::keccak::keccak256_64;
-use crate::secp256k1::ecmult::ecmult_var;
+use crate::secp256k1::ecmult::ecmult;
 use crate::secp256k1::field::FieldElement;
 use crate::secp256k1::group::Affine;
 use crate::secp256k1::scalar::{N, Scalar};
@@ -90,15 +90,15 @@ fn r_x(r: &Scalar, plus_n: bool) -> Option<FieldElement> {
 
 /// Q = r⁻¹·(s·R − m·G) as an affine point.
 pub(crate) fn recover_point(p: &Parsed) -> Result<Affine, Error> {
-    let big_r = Affine::from_x_var(&p.x, p.odd).ok_or(Error::NotOnCurve)?;
-    let rinv = p.r.inv_var();
+    let big_r = Affine::from_x(&p.x, p.odd).ok_or(Error::NotOnCurve)?;
+    let rinv = p.r.inv();
     let u1 = p.msg.mul(&rinv).negate();
     let u2 = p.s.mul(&rinv);
-    let q = ecmult_var(&big_r, &u2, &u1);
+    let q = ecmult(&big_r, &u2, &u1);
     if q.infinity {
         return Err(Error::PointAtInfinity);
     }
-    Ok(q.to_affine_var())
+    Ok(q.to_affine())
 }
 
 /// X ‖ Y, 64 bytes.

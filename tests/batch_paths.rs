@@ -76,12 +76,23 @@ fn ten_thousand_signatures_through_every_path() {
     assert!(infinity > 100, "crafted lanes present: {infinity}");
     assert!(expected.iter().filter(|r| r.is_ok()).count() > 8000);
     assert_eq!(asmcrypto::recover_addresses(&v), expected);
-    assert_eq!(recover_addresses_on(BatchPath::Affine, &v).expect("every CPU"), expected);
-    assert_eq!(recover_addresses_on(BatchPath::Interleaved { group: 8 }, &v).expect("every CPU"), expected);
+    assert_eq!(
+        recover_addresses_on(BatchPath::Affine, &v).expect("every CPU"),
+        expected
+    );
+    assert_eq!(
+        recover_addresses_on(BatchPath::Interleaved { group: 8 }, &v).expect("every CPU"),
+        expected
+    );
     for (g, w) in v.chunks_exact(8).zip(expected.chunks_exact(8)).take(400) {
         let g: &[Signed; 8] = g.try_into().unwrap();
         assert_eq!(asmcrypto::recover_addresses_batch(g).as_slice(), w);
-        assert_eq!(recover_addresses_on(BatchPath::PortableLanes, g).expect("every CPU").as_slice(), w);
+        assert_eq!(
+            recover_addresses_on(BatchPath::PortableLanes, g)
+                .expect("every CPU")
+                .as_slice(),
+            w
+        );
     }
 }
 
@@ -123,8 +134,14 @@ fn every_batch_size_and_lane_position() {
             recover_addresses_on(BatchPath::PortableLanes, &g).expect("every CPU"),
             expected
         );
-        assert_eq!(recover_addresses_on(BatchPath::Affine, &g).expect("every CPU"), expected);
-        assert_eq!(recover_addresses_on(BatchPath::Interleaved { group: 8 }, &g).expect("every CPU"), expected);
+        assert_eq!(
+            recover_addresses_on(BatchPath::Affine, &g).expect("every CPU"),
+            expected
+        );
+        assert_eq!(
+            recover_addresses_on(BatchPath::Interleaved { group: 8 }, &g).expect("every CPU"),
+            expected
+        );
     }
 }
 

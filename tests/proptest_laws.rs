@@ -12,8 +12,8 @@
 
 mod common;
 
-use asmcrypto::internals::{self, BatchPath, FieldElement as Fe, InversionSchedule as S, Scalar};
 use asmcrypto::Error;
+use asmcrypto::internals::{self, BatchPath, FieldElement as Fe, InversionSchedule as S, Scalar};
 use k256::ecdsa::SigningKey;
 use num_bigint::BigUint;
 use proptest::prelude::*;
@@ -161,7 +161,7 @@ proptest! {
         prop_assert_eq!(a.to_bytes(), be32(&x));
         prop_assert_eq!(a.is_zero(), x == BigUint::from(0u32));
         prop_assert_eq!(a.is_odd(), x.bit(0));
-        prop_assert_eq!(a.equals_var(&b), x == y);
+        prop_assert_eq!(a.equals(&b), x == y);
         // from_bytes accepts exactly the values below p.
         let raw = be32(&big(a.to_u64x4()));
         let parsed = Fe::from_bytes(&raw);
@@ -174,22 +174,22 @@ proptest! {
     /// Commutativity, associativity, distributivity, negation and subtraction.
     #[test]
     fn field_laws(a in fe(), b in fe(), c in fe()) {
-        prop_assert!(a.add(&b).equals_var(&b.add(&a)));
-        prop_assert!(a.mul(&b).equals_var(&b.mul(&a)));
-        prop_assert!(a.add(&b).add(&c).equals_var(&a.add(&b.add(&c))));
-        prop_assert!(a.mul(&b).mul(&c).equals_var(&a.mul(&b.mul(&c))));
-        prop_assert!(a.mul(&b.add(&c)).equals_var(&a.mul(&b).add(&a.mul(&c))));
-        prop_assert!(a.sub(&b).equals_var(&a.add(&b.neg())));
-        prop_assert!(a.neg().neg().equals_var(&a));
+        prop_assert!(a.add(&b).equals(&b.add(&a)));
+        prop_assert!(a.mul(&b).equals(&b.mul(&a)));
+        prop_assert!(a.add(&b).add(&c).equals(&a.add(&b.add(&c))));
+        prop_assert!(a.mul(&b).mul(&c).equals(&a.mul(&b.mul(&c))));
+        prop_assert!(a.mul(&b.add(&c)).equals(&a.mul(&b).add(&a.mul(&c))));
+        prop_assert!(a.sub(&b).equals(&a.add(&b.neg())));
+        prop_assert!(a.neg().neg().equals(&a));
         prop_assert!(a.add(&a.neg()).is_zero());
         prop_assert!(a.sub(&a).is_zero());
-        prop_assert!(a.mul(&Fe::ONE).equals_var(&a));
-        prop_assert!(a.add(&Fe::ZERO).equals_var(&a));
+        prop_assert!(a.mul(&Fe::ONE).equals(&a));
+        prop_assert!(a.add(&Fe::ZERO).equals(&a));
         prop_assert!(a.mul(&Fe::ZERO).is_zero());
-        prop_assert!(a.sqr().equals_var(&a.mul(&a)));
-        prop_assert!(a.sqr().equals_var(&a.neg().sqr()));
-        prop_assert!(a.mul_int(3).equals_var(&a.add(&a).add(&a)));
-        prop_assert!(a.shl(1).equals_var(&a.add(&a)));
+        prop_assert!(a.sqr().equals(&a.mul(&a)));
+        prop_assert!(a.sqr().equals(&a.neg().sqr()));
+        prop_assert!(a.mul_int(3).equals(&a.add(&a).add(&a)));
+        prop_assert!(a.shl(1).equals(&a.add(&a)));
     }
 
     /// The inverse: a · a⁻¹ = 1, (a⁻¹)⁻¹ = a, a⁻¹ = a^(p−2), 0⁻¹ = 0.
@@ -197,12 +197,12 @@ proptest! {
     fn field_inverse(a in fe()) {
         let p = common::p();
         let x = fv(&a);
-        let inv = a.inv_var();
+        let inv = a.inv();
         if x == BigUint::from(0u32) {
             prop_assert!(inv.is_zero());
         } else {
-            prop_assert!(a.mul(&inv).equals_var(&Fe::ONE));
-            prop_assert!(inv.inv_var().equals_var(&a));
+            prop_assert!(a.mul(&inv).equals(&Fe::ONE));
+            prop_assert!(inv.inv().equals(&a));
             prop_assert_eq!(fv(&inv), x.modpow(&(&p - BigUint::from(2u32)), &p));
         }
     }
@@ -213,33 +213,33 @@ proptest! {
     fn field_sqrt(a in fe(), b in fe(), c in fe(), k in 0u32..40) {
         let p = common::p();
         let sq = a.sqr();
-        let r = sq.sqrt_var();
+        let r = sq.sqrt();
         prop_assert!(r.is_some());
         let r = r.unwrap();
-        prop_assert!(r.equals_var(&a) || r.equals_var(&a.neg()));
-        prop_assert!(r.sqr().equals_var(&sq));
+        prop_assert!(r.equals(&a) || r.equals(&a.neg()));
+        prop_assert!(r.sqr().equals(&sq));
         // Euler's criterion.
         let x = fv(&b);
         let qr = x == BigUint::from(0u32)
             || x.modpow(&((&p - BigUint::from(1u32)) >> 1usize), &p) == BigUint::from(1u32);
-        let rb = b.sqrt_var();
+        let rb = b.sqrt();
         prop_assert_eq!(rb.is_some(), qr);
         if let Some(rb) = rb {
-            prop_assert!(rb.sqr().equals_var(&b));
+            prop_assert!(rb.sqr().equals(&b));
         }
-        let many = Fe::sqrt_many_var(&[a, b, c, sq]);
-        let one = [a.sqrt_var(), rb, c.sqrt_var(), Some(r)];
+        let many = Fe::sqrt_many(&[a, b, c, sq]);
+        let one = [a.sqrt(), rb, c.sqrt(), Some(r)];
         for (m, o) in many.iter().zip(&one) {
             prop_assert_eq!(m.is_some(), o.is_some());
             if let (Some(m), Some(o)) = (m, o) {
-                prop_assert!(m.equals_var(o));
+                prop_assert!(m.equals(o));
             }
         }
         let mut t = a;
         for _ in 0..k {
             t = t.sqr();
         }
-        prop_assert!(a.sqr_n(k).equals_var(&t));
+        prop_assert!(a.sqr_n(k).equals(&t));
     }
 
     /// Batch inversion, every schedule, against one inversion at a time.
@@ -251,7 +251,7 @@ proptest! {
             internals::batch_invert(schedule, &mut w);
             for (x, wi) in v.iter().zip(&w) {
                 prop_assert!(
-                    Fe::from_u64x4(*wi).equals_var(&x.inv_var()),
+                    Fe::from_u64x4(*wi).equals(&x.inv()),
                     "schedule {:?}", schedule
                 );
             }
@@ -295,11 +295,11 @@ proptest! {
         // ⌊a·b / 2^shift⌉.
         let prod = &x * &y;
         let rounded = (&prod >> shift as usize) + u32::from(prod.bit(u64::from(shift) - 1));
-        prop_assert_eq!(sv(&a.mul_shift_var(&b, shift)), rounded);
+        prop_assert_eq!(sv(&a.mul_shift(&b, shift)), rounded);
         // count bits from offset (bits past 255 read as 0).
         let offset = offset.min(256 + 32 - count);
         let bits = (&x >> offset as usize) % (BigUint::from(1u64) << count as usize);
-        prop_assert_eq!(BigUint::from(a.bits_var(offset, count)), bits);
+        prop_assert_eq!(BigUint::from(a.bits(offset, count)), bits);
     }
 
     /// Commutativity, associativity, distributivity, negation and the inverse.
@@ -316,12 +316,12 @@ proptest! {
         prop_assert_eq!(a.mul(&Scalar::ONE), a);
         prop_assert_eq!(a.add(&Scalar::ZERO), a);
         prop_assert_eq!(a.mul(&b.negate()), a.mul(&b).negate());
-        let inv = a.inv_var();
+        let inv = a.inv();
         if a.is_zero() {
             prop_assert!(inv.is_zero());
         } else {
             prop_assert_eq!(a.mul(&inv), Scalar::ONE);
-            prop_assert_eq!(inv.inv_var(), a);
+            prop_assert_eq!(inv.inv(), a);
             prop_assert_eq!(sv(&inv), sv(&a).modpow(&(&n - BigUint::from(2u32)), &n));
         }
     }

@@ -53,7 +53,9 @@ pub(crate) fn finish(
         }
         (None, NOT_ON_CURVE) => Err(Error::NotOnCurve),
         (None, RETRY_SCALAR) => recover_address(&inputs[i].0, &inputs[i].1),
-        (None, INVALID) => unreachable!("the engine marks invalid only the lanes `prepare` refused"),
+        (None, INVALID) => {
+            unreachable!("the engine marks invalid only the lanes `prepare` refused")
+        }
         (None, status) => unreachable!("the engine returned status {status}, which it has not"),
     })
 }

@@ -34,7 +34,7 @@ fn parse_and_lift(inputs: &[Signed], results: &mut Vec<Result<[u8; 20], Error>>)
         .iter()
         .map(|(_, p)| p.x.sqr().mul(&p.x).add(&Fe::B))
         .collect();
-    let roots = Fe::sqrt_many_var(&rhs);
+    let roots = Fe::sqrt_many(&rhs);
     let mut lifted = Vec::with_capacity(live.len());
     for ((at, sig), root) in live.into_iter().zip(roots) {
         let Some(y) = root else {

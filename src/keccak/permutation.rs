@@ -273,7 +273,6 @@ pub(crate) fn keccak_f1600(state: &mut [u64; 25]) {
     permute::<ANDN_NATIVE>(state)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,7 +54,6 @@ pub(super) fn squeeze(state: &[u64; 25]) -> [u8; 32] {
     out
 }
 
-
 /// `N` Keccak states side by side, word-major: `s[w][i]` is word `w` of state `i`.
 pub(super) type States<const N: usize> = [[u64; N]; 25];
 
@@ -137,4 +136,3 @@ pub(super) fn all_64<'a, const N: usize>(inputs: &[&'a [u8]; N]) -> Option<[&'a 
     }
     Some(out)
 }
-

@@ -11,8 +11,8 @@
 //! into [`keccak256_x4`], which is compiled for AVX2 and only called after a runtime check.
 #![cfg(target_arch = "x86_64")]
 
-use super::sponge::{Permute, States, all_64, load_le, sponge};
 use super::permutation::{RC, RHO};
+use super::sponge::{Permute, States, all_64, load_le, sponge};
 use core::arch::x86_64::*;
 
 // SAFETY (for every `unsafe` block around an intrinsic in this module): the intrinsics need

@@ -11,9 +11,9 @@
 
 use super::avx512::Avx512;
 use super::field::Fe8;
+use super::keccak::{keccak_f1600_x8, keccak256_64_x8};
 use super::point::{Aff8, Jac8};
 use super::scalar::Sc8;
-use super::keccak::{keccak_f1600_x8, keccak256_64_x8};
 use super::{Backend, LANES};
 
 type B = Avx512;
@@ -287,11 +287,11 @@ pub unsafe extern "C" fn asmcrypto_avx512_keccak256_64_x8(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::emu;
     use crate::lanes::field::tests::{edge_elements, rng};
     use crate::secp256k1::field::FieldElement;
     use crate::secp256k1::group::{G, Jacobian};
     use crate::secp256k1::scalar::{N, Scalar};
+    use crate::test_support::emu;
 
     /// Runs a kernel natively (if the CPU has AVX-512 IFMA) and under the emulator (if
     /// BXRUN is set), returning each run's output buffer.
@@ -396,13 +396,13 @@ mod tests {
         let mut acc = G.to_jacobian();
         for i in 0..count * LANES {
             for _ in 0..1 + rng(&mut s) % 3 {
-                acc = acc.double_var().add_ge_var(&G).0;
+                acc = acc.double().add_ge(&G).0;
             }
-            let pj = acc.double_var(); // Z ≠ 1
+            let pj = acc.double(); // Z ≠ 1
             let qa = if i % 13 == 5 {
-                pj.to_affine_var()
+                pj.to_affine()
             } else {
-                acc.add_ge_var(&G).0.to_affine_var()
+                acc.add_ge(&G).0.to_affine()
             };
             p.push(pj);
             q.push(qa);
@@ -446,14 +446,14 @@ mod tests {
                     infinity: false,
                 };
                 let same = |a: &Jacobian, b: &Jacobian| {
-                    let (a, b) = (a.to_affine_var(), b.to_affine_var());
+                    let (a, b) = (a.to_affine(), b.to_affine());
                     a.x.to_bytes() == b.x.to_bytes() && a.y.to_bytes() == b.y.to_bytes()
                 };
-                assert!(same(&jac(0), &p[i].double_var()), "double {i}");
+                assert!(same(&jac(0), &p[i].double()), "double {i}");
                 let degenerate = o[6 * ELEM + lane] == 1;
                 assert_eq!(degenerate, i % 13 == 5, "degenerate flag {i}");
                 if !degenerate {
-                    assert!(same(&jac(3), &p[i].add_ge_var(&q[i]).0), "add {i}");
+                    assert!(same(&jac(3), &p[i].add_ge(&q[i]).0), "add {i}");
                 }
             }
         }
@@ -479,7 +479,7 @@ mod tests {
         // 2⁻²⁶⁰ mod n, to check the Montgomery factor.
         let rinv = Scalar::from_words([0, 1 << 4, 0, 0])
             .mul(&Scalar::from_words([0, 0, 0, 1]))
-            .inv_var();
+            .inv();
         for out in runs(
             "asmcrypto_avx512_scalar_mont_mul",
             // SAFETY: AVX-512 IFMA checked by `runs`; buffer sizes as documented.

@@ -310,7 +310,7 @@ impl<B: Backend> Fe8<B> {
 
     /// Square roots: r with r² = self in the lanes of the returned mask (where self is a
     /// square); other lanes hold garbage. Same addition chain as the scalar
-    /// `FieldElement::sqrt_var`: 253 squarings and 13 multiplications.
+    /// `FieldElement::sqrt`: 253 squarings and 13 multiplications.
     #[inline(always)]
     pub fn sqrt(&self) -> (Self, u8) {
         let a = self;
@@ -350,7 +350,7 @@ impl<B: Backend> Fe8<B> {
         let a3 = a2.mul(&s4); // product of all 8 (in every lane)
         let e3 = e2.mul(&s4); // product of all but z_i
         let total = a3.to_words_lane0();
-        let inv = FieldElement::from_u64x4(total).inv_var();
+        let inv = FieldElement::from_u64x4(total).inv();
         Fe8::splat(&inv).mul(&e3)
     }
 
@@ -468,8 +468,8 @@ pub(crate) mod tests {
             let e = fa.eq(&fb);
             let odd = fa.is_odd();
             for i in 0..LANES {
-                assert_eq!(z >> i & 1 == 1, a[i].normalizes_to_zero_var());
-                assert_eq!(e >> i & 1 == 1, a[i].equals_var(&b[i]));
+                assert_eq!(z >> i & 1 == 1, a[i].normalizes_to_zero());
+                assert_eq!(e >> i & 1 == 1, a[i].equals(&b[i]));
                 assert_eq!(odd >> i & 1 == 1, a[i].is_odd());
             }
         }
@@ -483,18 +483,18 @@ pub(crate) mod tests {
             let (r, ok) = fa.sqrt();
             let roots = r.to_lanes();
             for i in 0..LANES {
-                match a[i].sqrt_var() {
+                match a[i].sqrt() {
                     Some(_) => {
                         assert_eq!(ok >> i & 1, 1);
-                        assert!(roots[i].sqr().equals_var(&a[i]));
+                        assert!(roots[i].sqr().equals(&a[i]));
                     }
                     None => assert_eq!(ok >> i & 1, 0),
                 }
             }
             let inv = fa.invert_lanes().to_lanes();
             for i in 0..LANES {
-                if !a[i].normalizes_to_zero_var() {
-                    assert_eq!(canon(&inv[i]), canon(&a[i].inv_var()), "lane {i}");
+                if !a[i].normalizes_to_zero() {
+                    assert_eq!(canon(&inv[i]), canon(&a[i].inv()), "lane {i}");
                 }
             }
         }

@@ -23,10 +23,10 @@ pub(crate) mod portable;
 pub(crate) mod recover;
 pub(crate) mod scalar;
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx512;
 #[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
 pub(crate) mod abi;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx512;
 
 /// Number of lanes.
 pub const LANES: usize = 8;

@@ -193,7 +193,7 @@ impl Rounds {
     #[inline(always)]
     fn push_den(&mut self, i: usize, qx: &Fe) {
         let mut d = qx.sub(&self.x[i]);
-        if d.normalizes_to_zero_var() {
+        if d.normalizes_to_zero() {
             self.bad[i] = true;
             d = Fe::ONE;
         }
@@ -388,7 +388,7 @@ fn unreachable_recoding() -> Recoding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::secp256k1::ecmult::ecmult_var;
+    use crate::secp256k1::ecmult::ecmult;
     use crate::secp256k1::group::G;
 
     #[test]
@@ -405,9 +405,9 @@ mod tests {
             let mut acc = G.to_jacobian();
             for k in 0..n {
                 for _ in 0..1 + next() % 4 {
-                    acc = acc.double_var().add_ge_var(&G).0;
+                    acc = acc.double().add_ge(&G).0;
                 }
-                let r = acc.to_affine_var();
+                let r = acc.to_affine();
                 let sc =
                     |w: [u64; 4]| Scalar::from_bytes_reduced(&Scalar::from_words(w).to_bytes());
                 let u1 = if k == 1 {
@@ -425,10 +425,10 @@ mod tests {
             }
             let got = ecmult_batch(&inputs);
             for (i, ((r, u1, u2), q)) in inputs.iter().zip(&got).enumerate() {
-                let want = ecmult_var(r, u2, u1);
+                let want = ecmult(r, u2, u1);
                 match q {
                     Some(q) => {
-                        let w = want.to_affine_var();
+                        let w = want.to_affine();
                         assert!(!want.infinity);
                         assert_eq!(q.x.to_bytes(), w.x.to_bytes(), "lane {i} of {n}");
                         assert_eq!(q.y.to_bytes(), w.y.to_bytes(), "lane {i} of {n}");

@@ -10,7 +10,7 @@
 //!   and the table lives on the isomorphic curve in which 2A is affine; the entries are
 //!   brought to one common Z with the z-ratios of the additions, so every later addition
 //!   of a table entry is a mixed addition. The static G points are added with
-//!   [`Jacobian::add_zinv_var`], which maps them into that frame on the fly, and the result
+//!   [`Jacobian::add_zinv`], which maps them into that frame on the fly, and the result
 //!   is mapped back with one multiplication of Z at the end.
 
 use super::field::FieldElement as Fe;
@@ -30,7 +30,7 @@ const WNAF_LEN: usize = 130;
 /// returns the number of digits up to the highest non-zero one. If `s` is "high" (its
 /// negation mod n is shorter), the negation is recoded and the digits are negated, so the
 /// digits always represent `s` mod n. The value recoded must be below 2¹²⁹.
-pub fn wnaf_var(out: &mut [i32; WNAF_LEN], s: &Scalar, w: u32) -> usize {
+pub fn recode_wnaf(out: &mut [i32; WNAF_LEN], s: &Scalar, w: u32) -> usize {
     let (v, sign) = if s.is_high() {
         (s.negate(), -1)
     } else {
@@ -43,12 +43,12 @@ pub fn wnaf_var(out: &mut [i32; WNAF_LEN], s: &Scalar, w: u32) -> usize {
     let mut bit = 0u32;
     let mut top = 0usize;
     while bit < len {
-        if v.bits_var(bit, 1) == carry {
+        if v.bits(bit, 1) == carry {
             bit += 1;
             continue;
         }
         let now = w.min(len - bit);
-        let mut word = (v.bits_var(bit, now) + carry) as i32;
+        let mut word = (v.bits(bit, now) + carry) as i32;
         carry = ((word >> (w - 1)) & 1) as u32;
         word -= (carry << w) as i32;
         out[bit as usize] = sign * word;
@@ -63,7 +63,7 @@ pub fn wnaf_var(out: &mut [i32; WNAF_LEN], s: &Scalar, w: u32) -> usize {
 /// factor Zt that maps that frame back: a Jacobian (X : Y : Z) there is (X : Y : Z·Zt) on
 /// the curve. `a` must not be infinity.
 fn odd_multiples_table(a: &Affine) -> ([Affine; TABLE_A], Fe) {
-    let d = a.to_jacobian().double_var();
+    let d = a.to_jacobian().double();
     let c = d.z;
     // In the frame where 2A is affine (coordinates scaled by C = Z(2A)), A becomes
     // (C²·x, C³·y) with Z = 1.
@@ -83,7 +83,7 @@ fn odd_multiples_table(a: &Affine) -> ([Affine; TABLE_A], Fe) {
         infinity: false,
     };
     for i in 1..TABLE_A {
-        let (p, ratio) = pts[i - 1].add_ge_var(&d_ge);
+        let (p, ratio) = pts[i - 1].add_ge(&d_ge);
         match ratio {
             Some(r) => zr[i] = r,
             // (2i−1)·A = ±2A is impossible in a group of prime order n > 15, so this arm
@@ -119,12 +119,12 @@ fn odd_multiples_table(a: &Affine) -> ([Affine; TABLE_A], Fe) {
 /// Table of odd multiples with true affine points (one inversion per entry); only reached
 /// if the fast construction meets a degenerate addition.
 fn odd_multiples_table_slow(a: &Affine) -> ([Affine; TABLE_A], Fe) {
-    let two_a = a.to_jacobian().double_var();
+    let two_a = a.to_jacobian().double();
     let mut acc = a.to_jacobian();
     let mut out = [Affine::INFINITY; TABLE_A];
     for entry in out.iter_mut() {
-        *entry = acc.to_affine_var();
-        acc = acc.add_var(&two_a);
+        *entry = acc.to_affine();
+        acc = acc.add(&two_a);
     }
     (out, Fe::ONE)
 }
@@ -171,7 +171,7 @@ impl Strauss {
         .iter()
         .enumerate()
         {
-            bits = bits.max(wnaf_var(&mut wnaf[k], s, *w));
+            bits = bits.max(recode_wnaf(&mut wnaf[k], s, *w));
         }
         let (pre_a, zt) = odd_multiples_table(a);
         let pre_lam = pre_a.map(|p| p.endo());
@@ -195,22 +195,22 @@ impl Strauss {
         if i >= self.bits {
             return;
         }
-        *r = r.double_var();
+        *r = r.double();
         let d = self.wnaf[0][i];
         if d != 0 {
-            *r = r.add_ge_var(&table_entry(&self.pre_a, d)).0;
+            *r = r.add_ge(&table_entry(&self.pre_a, d)).0;
         }
         let d = self.wnaf[1][i];
         if d != 0 {
-            *r = r.add_ge_var(&table_entry(&self.pre_lam, d)).0;
+            *r = r.add_ge(&table_entry(&self.pre_lam, d)).0;
         }
         let d = self.wnaf[2][i];
         if d != 0 {
-            *r = r.add_zinv_var(&g_entry(tables::pre_g(), d), &self.zt);
+            *r = r.add_zinv(&g_entry(tables::pre_g(), d), &self.zt);
         }
         let d = self.wnaf[3][i];
         if d != 0 {
-            *r = r.add_zinv_var(&g_entry(tables::pre_g128(), d), &self.zt);
+            *r = r.add_zinv(&g_entry(tables::pre_g128(), d), &self.zt);
         }
     }
 
@@ -224,7 +224,7 @@ impl Strauss {
 }
 
 /// na·A + ng·G in Jacobian coordinates. `a` must not be infinity.
-pub fn ecmult_var(a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
+pub fn ecmult(a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
     let st = Strauss::new(a, na, ng);
     let mut r = Jacobian::INFINITY;
     for i in (0..st.bits()).rev() {
@@ -262,7 +262,7 @@ mod tests {
                     short = short.negate();
                 }
                 let mut out = [0i32; WNAF_LEN];
-                let top = wnaf_var(&mut out, &short, w);
+                let top = recode_wnaf(&mut out, &short, w);
                 let mut acc = BigInt::from(0);
                 for j in (0..WNAF_LEN).rev() {
                     acc = (acc << 1u32) + BigInt::from(out[j]);
@@ -301,7 +301,7 @@ mod tests {
                 2 => Scalar::ONE.negate(),
                 _ => rand_scalar(&mut s),
             };
-            let got = ecmult_var(&a, &na, &ng).to_affine_var();
+            let got = ecmult(&a, &na, &ng).to_affine();
             // Reference: (na·ka + ng)·G.
             let want = crate::secp256k1::group::tests::mul_ref(&G, &na.mul(&ka).add(&ng));
             assert_eq!(got.infinity, want.infinity);
@@ -322,12 +322,12 @@ mod tests {
             let a = crate::secp256k1::group::tests::mul_ref(&G, &ka);
             let na = rand_scalar(&mut s);
             let ng = na.mul(&ka).negate();
-            assert!(ecmult_var(&a, &na, &ng).infinity);
+            assert!(ecmult(&a, &na, &ng).infinity);
         }
         for k in 1..40u64 {
             let na = Scalar::from_words([k, 0, 0, 0]);
             let ng = Scalar::from_words([k * 3 + 1, 0, 0, 0]);
-            let got = ecmult_var(&G, &na, &ng).to_affine_var();
+            let got = ecmult(&G, &na, &ng).to_affine();
             let want = crate::secp256k1::group::tests::mul_ref(
                 &G,
                 &Scalar::from_words([4 * k + 1, 0, 0, 0]),

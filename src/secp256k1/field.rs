@@ -112,19 +112,19 @@ impl FieldElement {
 
     /// True if the element is ≡ 0 mod p.
     #[inline]
-    pub fn normalizes_to_zero_var(&self) -> bool {
+    pub fn normalizes_to_zero(&self) -> bool {
         let [a0, a1, a2, a3] = self.0;
         (a0 | a1 | a2 | a3) == 0 || (a0 == P[0] && (a1 & a2 & a3) == u64::MAX)
     }
 
     /// True if `self ≡ other (mod p)`.
-    pub fn equals_var(&self, other: &Self) -> bool {
-        self.sub(other).normalizes_to_zero_var()
+    pub fn equals(&self, other: &Self) -> bool {
+        self.sub(other).normalizes_to_zero()
     }
 
     /// True if the element is ≡ 0.
     pub fn is_zero(&self) -> bool {
-        self.normalizes_to_zero_var()
+        self.normalizes_to_zero()
     }
 
     /// True if the canonical value is odd.
@@ -332,7 +332,7 @@ impl FieldElement {
     /// Square root: returns r with r² = self if self is a square, else `None`. Computes
     /// self^((p+1)/4) with an addition chain of 253 squarings and 13 multiplications, then
     /// checks the result.
-    pub fn sqrt_var(&self) -> Option<Self> {
+    pub fn sqrt(&self) -> Option<Self> {
         // (p+1)/4 in binary: 223 ones, 0, 22 ones, 0000, 11, 00.
         let a = self;
         let x2 = a.sqr().mul(a);
@@ -349,14 +349,14 @@ impl FieldElement {
         let t = x223.sqr_n(23).mul(&x22);
         let t = t.sqr_n(6).mul(&x2);
         let r = t.sqr_n(2);
-        if r.sqr().equals_var(a) { Some(r) } else { None }
+        if r.sqr().equals(a) { Some(r) } else { None }
     }
 
     /// Square roots of several elements at once: the same addition chain as
-    /// [`FieldElement::sqrt_var`], but each step runs across all elements before the
+    /// [`FieldElement::sqrt`], but each step runs across all elements before the
     /// next, so their independent squaring chains overlap in the pipeline instead of
     /// each waiting on its own multiplier latency.
-    pub fn sqrt_many_var(xs: &[Self]) -> Vec<Option<Self>> {
+    pub fn sqrt_many(xs: &[Self]) -> Vec<Option<Self>> {
         fn sqr_n(v: &[FieldElement], k: u32) -> Vec<FieldElement> {
             let mut r = v.to_vec();
             for _ in 0..k {
@@ -386,20 +386,14 @@ impl FieldElement {
         let r = sqr_n(&t, 2);
         r.iter()
             .zip(a)
-            .map(|(r, a)| {
-                if r.sqr().equals_var(a) {
-                    Some(*r)
-                } else {
-                    None
-                }
-            })
+            .map(|(r, a)| if r.sqr().equals(a) { Some(*r) } else { None })
             .collect()
     }
 
     /// Multiplicative inverse (0 maps to 0), by safegcd in variable time.
-    pub fn inv_var(&self) -> Self {
+    pub fn inv(&self) -> Self {
         let s = Signed62::from_u64x4(self.normalize().0);
-        Self(modinv::inv_var(&s, &P_MODINFO).to_u64x4())
+        Self(modinv::inv(&s, &P_MODINFO).to_u64x4())
     }
 }
 
@@ -550,9 +544,9 @@ mod tests {
             let n = fa.normalize();
             assert!(n.is_normalized());
             assert_eq!(big(&n.0), a % &p);
-            assert_eq!(fa.normalizes_to_zero_var(), a % &p == BigUint::from(0u8));
-            assert_eq!(fa.equals_var(&fb), a % &p == b % &p);
-            assert!(fa.equals_var(&fe(&(a % &p))));
+            assert_eq!(fa.normalizes_to_zero(), a % &p == BigUint::from(0u8));
+            assert_eq!(fa.equals(&fb), a % &p == b % &p);
+            assert!(fa.equals(&fe(&(a % &p))));
             assert_eq!(fa.is_odd(), (a % &p).bit(0));
         }
     }
@@ -618,7 +612,7 @@ mod tests {
         for a in values(4, 400) {
             let fa = fe(&a);
             let ar = &a % &p;
-            let inv = fa.inv_var();
+            let inv = fa.inv();
             assert!(inv.is_normalized());
             let want = if ar == BigUint::from(0u8) {
                 BigUint::from(0u8)
@@ -627,7 +621,7 @@ mod tests {
             };
             assert_eq!(big(&inv.0), want);
             let is_square = ar.modpow(&((&p - 1u8) >> 1u32), &p) != &p - 1u8;
-            match fa.sqrt_var() {
+            match fa.sqrt() {
                 Some(r) => {
                     assert!(is_square);
                     let r = val(&r);

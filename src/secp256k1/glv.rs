@@ -49,8 +49,8 @@ const G2: Scalar = Scalar::from_words([
 /// Splits k into (k₁, k₂) with k ≡ k₁ + k₂·λ (mod n). Each half, or its negation mod n,
 /// is below 2¹²⁸ (use [`Scalar::is_high`] to tell which).
 pub fn split_lambda(k: &Scalar) -> (Scalar, Scalar) {
-    let c1 = k.mul_shift_var(&G1, 384);
-    let c2 = k.mul_shift_var(&G2, 384);
+    let c1 = k.mul_shift(&G1, 384);
+    let c2 = k.mul_shift(&G2, 384);
     let k2 = c1.mul(&MINUS_B1).add(&c2.mul(&MINUS_B2));
     let k1 = k2.mul(&MINUS_LAMBDA).add(k);
     (k1, k2)

@@ -59,10 +59,10 @@ impl Affine {
 
     /// The point with x-coordinate `x` and y of the given parity, if
     /// x³ + 7 is a square. Both coordinates of the result are normalized.
-    pub fn from_x_var(x: &Fe, odd: bool) -> Option<Self> {
+    pub fn from_x(x: &Fe, odd: bool) -> Option<Self> {
         let x = x.normalize();
         let c = x.sqr().mul(&x).add(&Fe::B);
-        let y = c.sqrt_var()?.normalize();
+        let y = c.sqrt()?.normalize();
         let y = if y.is_odd() != odd {
             y.neg().normalize()
         } else {
@@ -76,13 +76,13 @@ impl Affine {
     }
 
     /// True if the point satisfies the curve equation (infinity counts as on the curve).
-    pub fn is_on_curve_var(&self) -> bool {
+    pub fn is_on_curve(&self) -> bool {
         if self.infinity {
             return true;
         }
         let lhs = self.y.sqr();
         let rhs = self.x.sqr().mul(&self.x).add(&Fe::B);
-        lhs.equals_var(&rhs)
+        lhs.equals(&rhs)
     }
 
     /// −P.
@@ -136,7 +136,7 @@ impl Jacobian {
     /// Z3 = 2YZ. Chosen over the 2M + 5S form for its shorter critical path (three
     /// multiplications deep instead of three plus eight dependent additions).
     #[inline]
-    pub fn double_var(&self) -> Self {
+    pub fn double(&self) -> Self {
         if self.infinity {
             return *self;
         }
@@ -159,7 +159,7 @@ impl Jacobian {
     /// P + Q for affine Q (8M + 3S). Also returns the ratio Z(P+Q)/Z(P) (`None` when the
     /// result came from a special case: P or Q at infinity, P = ±Q).
     #[inline]
-    pub fn add_ge_var(&self, b: &Affine) -> (Self, Option<Fe>) {
+    pub fn add_ge(&self, b: &Affine) -> (Self, Option<Fe>) {
         if b.infinity {
             return (*self, None);
         }
@@ -176,7 +176,7 @@ impl Jacobian {
     /// the inverse of `bzinv` (9M + 3S). Used to add true-affine table points to an
     /// accumulator that lives on an isomorphic curve.
     #[inline]
-    pub fn add_zinv_var(&self, b: &Affine, bzinv: &Fe) -> Self {
+    pub fn add_zinv(&self, b: &Affine, bzinv: &Fe) -> Self {
         if b.infinity {
             return *self;
         }
@@ -202,10 +202,10 @@ impl Jacobian {
     fn add_finish(&self, u2: Fe, s2: Fe) -> (Self, Option<Fe>) {
         let h = u2.sub(&self.x);
         let i = s2.sub(&self.y);
-        if h.normalizes_to_zero_var() {
-            if i.normalizes_to_zero_var() {
+        if h.normalizes_to_zero() {
+            if i.normalizes_to_zero() {
                 // P = Q.
-                return (self.double_var(), None);
+                return (self.double(), None);
             }
             return (Self::INFINITY, None);
         }
@@ -227,7 +227,7 @@ impl Jacobian {
     }
 
     /// P + Q for Jacobian Q (12M + 4S).
-    pub fn add_var(&self, b: &Self) -> Self {
+    pub fn add(&self, b: &Self) -> Self {
         if self.infinity {
             return *b;
         }
@@ -242,9 +242,9 @@ impl Jacobian {
         let s2 = b.y.mul(&z1z1).mul(&self.z);
         let h = u2.sub(&u1);
         let i = s2.sub(&s1);
-        if h.normalizes_to_zero_var() {
-            if i.normalizes_to_zero_var() {
-                return self.double_var();
+        if h.normalizes_to_zero() {
+            if i.normalizes_to_zero() {
+                return self.double();
             }
             return Self::INFINITY;
         }
@@ -273,11 +273,11 @@ impl Jacobian {
     }
 
     /// The affine point with normalized coordinates, using one field inversion.
-    pub fn to_affine_var(self) -> Affine {
+    pub fn to_affine(self) -> Affine {
         if self.infinity {
             return Affine::INFINITY;
         }
-        self.to_affine_with_zinv(&self.z.inv_var())
+        self.to_affine_with_zinv(&self.z.inv())
     }
 
     /// The affine point given 1/Z (normalized output coordinates).
@@ -301,12 +301,12 @@ pub(crate) mod tests {
     pub fn mul_ref(p: &Affine, k: &Scalar) -> Affine {
         let mut acc = Jacobian::INFINITY;
         for bit in (0..256).rev() {
-            acc = acc.double_var();
-            if k.bits_var(bit, 1) == 1 {
-                acc = acc.add_ge_var(p).0;
+            acc = acc.double();
+            if k.bits(bit, 1) == 1 {
+                acc = acc.add_ge(p).0;
             }
         }
-        acc.to_affine_var()
+        acc.to_affine()
     }
 
     fn k256_point(k: &Scalar) -> Option<([u8; 32], [u8; 32])> {
@@ -328,15 +328,15 @@ pub(crate) mod tests {
 
     #[test]
     fn generator_on_curve_and_lift() {
-        assert!(G.is_on_curve_var());
+        assert!(G.is_on_curve());
         let odd = G.y.normalize().is_odd();
-        let p = Affine::from_x_var(&G.x, odd).unwrap();
+        let p = Affine::from_x(&G.x, odd).unwrap();
         assert_eq!(p.y.to_bytes(), G.y.normalize().to_bytes());
-        let q = Affine::from_x_var(&G.x, !odd).unwrap();
+        let q = Affine::from_x(&G.x, !odd).unwrap();
         assert_eq!(q.y.to_bytes(), G.y.neg().normalize().to_bytes());
         // x = 0: 7 is not a square mod p? Whatever it is, the result must be on the curve.
-        if let Some(p) = Affine::from_x_var(&Fe::ZERO, false) {
-            assert!(p.is_on_curve_var());
+        if let Some(p) = Affine::from_x(&Fe::ZERO, false) {
+            assert!(p.is_on_curve());
         }
     }
 
@@ -363,7 +363,7 @@ pub(crate) mod tests {
         }
         for k in &ks {
             let p = mul_ref(&G, k);
-            assert!(p.is_on_curve_var());
+            assert!(p.is_on_curve());
             let (x, y) = k256_point(k).unwrap();
             assert_eq!(p.x.to_bytes(), x);
             assert_eq!(p.y.to_bytes(), y);
@@ -373,30 +373,30 @@ pub(crate) mod tests {
     #[test]
     fn special_cases_of_addition() {
         let g = G.to_jacobian();
-        let g2 = g.double_var();
+        let g2 = g.double();
         // G + G through the mixed addition equals doubling.
-        let (sum, ratio) = g.add_ge_var(&G);
+        let (sum, ratio) = g.add_ge(&G);
         assert!(ratio.is_none());
-        let a = sum.to_affine_var();
-        let b = g2.to_affine_var();
+        let a = sum.to_affine();
+        let b = g2.to_affine();
         assert_eq!(a.x.to_bytes(), b.x.to_bytes());
         // G + (−G) = infinity.
-        assert!(g.add_ge_var(&G.neg()).0.infinity);
-        assert!(g.add_var(&g.neg()).infinity);
+        assert!(g.add_ge(&G.neg()).0.infinity);
+        assert!(g.add(&g.neg()).infinity);
         // Doubling via the Jacobian add.
-        let a = g2.add_var(&g2).to_affine_var();
-        let b = g2.double_var().to_affine_var();
+        let a = g2.add(&g2).to_affine();
+        let b = g2.double().to_affine();
         assert_eq!(a.y.to_bytes(), b.y.to_bytes());
         // Infinity is the identity.
         let i = Jacobian::INFINITY;
         assert_eq!(
-            i.add_ge_var(&G).0.to_affine_var().x.to_bytes(),
+            i.add_ge(&G).0.to_affine().x.to_bytes(),
             G.x.normalize().to_bytes()
         );
-        assert!(i.double_var().infinity);
+        assert!(i.double().infinity);
         // add_zinv with a scaled frame: accumulator (2G) in the frame scaled by z.
         let z = Fe::from_u64x4([12345, 0, 0, 0]);
-        let zinv = z.inv_var();
+        let zinv = z.inv();
         // 2G in the scaled frame: (X, Y, Z/z) there equals (X, Y, Z) here.
         let frame = Jacobian {
             x: g2.x,
@@ -404,15 +404,15 @@ pub(crate) mod tests {
             z: g2.z.mul(&zinv),
             infinity: false,
         };
-        let r = frame.add_zinv_var(&G, &z);
+        let r = frame.add_zinv(&G, &z);
         let back = Jacobian {
             x: r.x,
             y: r.y,
             z: r.z.mul(&z),
             infinity: false,
         }
-        .to_affine_var();
-        let want = g2.add_ge_var(&G).0.to_affine_var();
+        .to_affine();
+        let want = g2.add_ge(&G).0.to_affine();
         assert_eq!(back.x.to_bytes(), want.x.to_bytes());
         assert_eq!(back.y.to_bytes(), want.y.to_bytes());
         // add_zinv where P = Q in that frame falls back to doubling.
@@ -422,15 +422,15 @@ pub(crate) mod tests {
             z: g.z.mul(&zinv),
             infinity: false,
         };
-        let r = gframe.add_zinv_var(&G, &z);
+        let r = gframe.add_zinv(&G, &z);
         let back = Jacobian {
             x: r.x,
             y: r.y,
             z: r.z.mul(&z),
             infinity: false,
         }
-        .to_affine_var();
-        let want = g2.to_affine_var();
+        .to_affine();
+        let want = g2.to_affine();
         assert_eq!(back.x.to_bytes(), want.x.to_bytes());
         assert_eq!(back.y.to_bytes(), want.y.to_bytes());
     }

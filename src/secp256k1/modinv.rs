@@ -85,7 +85,7 @@ struct Trans {
 /// Runs 62 divsteps on the low bits `f0`, `g0` (f0 odd) starting from `eta` (= −δ); returns
 /// the new eta and the scaled transition matrix.
 #[inline]
-fn divsteps_62_var(mut eta: i64, f0: u64, g0: u64) -> (i64, Trans) {
+fn divsteps_62(mut eta: i64, f0: u64, g0: u64) -> (i64, Trans) {
     let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
     let (mut f, mut g) = (f0, g0);
     let mut i: u32 = 62;
@@ -179,7 +179,7 @@ fn update_de(d: &mut Signed62, e: &mut Signed62, t: &Trans, mi: &ModInfo) {
 
 /// (f, g) ← t·[f; g] / 2⁶² on the low `len` limbs (the rest are sign extension).
 #[inline]
-fn update_fg_var(len: usize, f: &mut Signed62, g: &mut Signed62, t: &Trans) {
+fn update_fg(len: usize, f: &mut Signed62, g: &mut Signed62, t: &Trans) {
     let (u, v, q, r) = (t.u as i128, t.v as i128, t.q as i128, t.r as i128);
     let mut cf = u * f.0[0] as i128 + v * g.0[0] as i128;
     let mut cg = q * f.0[0] as i128 + r * g.0[0] as i128;
@@ -200,7 +200,7 @@ fn update_fg_var(len: usize, f: &mut Signed62, g: &mut Signed62, t: &Trans) {
 }
 
 /// x⁻¹ mod the modulus (0 ↦ 0). `x` must be below the modulus, limbs in canonical range.
-pub fn inv_var(x: &Signed62, mi: &ModInfo) -> Signed62 {
+pub fn inv(x: &Signed62, mi: &ModInfo) -> Signed62 {
     let mut d = Signed62([0; 5]);
     let mut e = Signed62([1, 0, 0, 0, 0]);
     let mut f = mi.modulus;
@@ -210,10 +210,10 @@ pub fn inv_var(x: &Signed62, mi: &ModInfo) -> Signed62 {
     loop {
         let f0 = f.0[0] as u64;
         let g0 = g.0[0] as u64;
-        let (new_eta, t) = divsteps_62_var(eta, f0, g0);
+        let (new_eta, t) = divsteps_62(eta, f0, g0);
         eta = new_eta;
         update_de(&mut d, &mut e, &t, mi);
-        update_fg_var(len, &mut f, &mut g, &t);
+        update_fg(len, &mut f, &mut g, &t);
         if g.0[0] == 0 && g.0[1..len].iter().all(|&x| x == 0) {
             break;
         }
@@ -392,7 +392,7 @@ mod tests {
                 cases.push((BigUint::from(1u8) << k) % &mb);
             }
             for x in cases {
-                let r = inv_var(&Signed62::from_u64x4(words(&x)), &mi);
+                let r = inv(&Signed62::from_u64x4(words(&x)), &mi);
                 let got = big(r.to_u64x4());
                 if x == BigUint::from(0u8) {
                     assert_eq!(got, BigUint::from(0u8));

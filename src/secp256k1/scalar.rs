@@ -105,7 +105,7 @@ impl Scalar {
 
     /// ⌊self · other / 2^shift⌉ (rounded to nearest) for `shift` ≥ 256, as plain integers.
     /// Used by the GLV split.
-    pub fn mul_shift_var(&self, other: &Self, shift: u32) -> Self {
+    pub fn mul_shift(&self, other: &Self, shift: u32) -> Self {
         debug_assert!((256..512).contains(&shift));
         let l = mul_wide(&self.0, &other.0);
         let mut r = [0u64; 4];
@@ -128,14 +128,14 @@ impl Scalar {
     }
 
     /// Multiplicative inverse mod n (0 ↦ 0), by safegcd in variable time.
-    pub fn inv_var(&self) -> Self {
-        let r = modinv::inv_var(&Signed62::from_u64x4(self.0), &N_MODINFO);
+    pub fn inv(&self) -> Self {
+        let r = modinv::inv(&Signed62::from_u64x4(self.0), &N_MODINFO);
         Self(r.to_u64x4())
     }
 
     /// `count` bits (≤ 32) starting at bit `offset`, for window recodings.
     #[inline]
-    pub fn bits_var(&self, offset: u32, count: u32) -> u32 {
+    pub fn bits(&self, offset: u32, count: u32) -> u32 {
         debug_assert!((1..=32).contains(&count) && offset + count <= 256 + 32);
         let word = (offset / 64) as usize;
         let bit = offset % 64;
@@ -335,7 +335,7 @@ mod tests {
             assert_eq!(big(&sa.negate().0), (&n - a) % &n);
             assert_eq!(sa.is_high(), a > &(&n >> 1u32));
             assert_eq!(sa.bit_len() as u64, a.bits());
-            let inv = sa.inv_var();
+            let inv = sa.inv();
             if a == &BigUint::from(0u8) {
                 assert!(inv.is_zero());
             } else {
@@ -344,7 +344,7 @@ mod tests {
             for shift in [256u32, 300, 384, 400] {
                 let prod = a * b;
                 let want = (&prod >> shift) + ((&prod >> (shift - 1)) & BigUint::from(1u8));
-                assert_eq!(big(&sa.mul_shift_var(&sb, shift).0), want);
+                assert_eq!(big(&sa.mul_shift(&sb, shift).0), want);
             }
             for (off, cnt) in [
                 (0u32, 5u32),
@@ -355,7 +355,7 @@ mod tests {
                 (255, 1),
             ] {
                 let want = (a >> off) & ((BigUint::from(1u8) << cnt) - 1u8);
-                assert_eq!(BigUint::from(sa.bits_var(off, cnt)), want);
+                assert_eq!(BigUint::from(sa.bits(off, cnt)), want);
             }
         }
     }

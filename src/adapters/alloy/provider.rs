@@ -9,7 +9,7 @@ use alloy_consensus::crypto::backend::{
 use alloy_primitives::Address;
 
 use crate::recover::address_of;
-use crate::secp256k1::ecmult::ecmult_var;
+use crate::secp256k1::ecmult::ecmult;
 use crate::secp256k1::field::FieldElement;
 use crate::secp256k1::group::Affine;
 use crate::secp256k1::scalar::Scalar;
@@ -131,20 +131,20 @@ fn verify(pubkey: &[u8; 65], sig: &[u8; 64], msg: &[u8; 32]) -> Option<[u8; 20]>
         y: FieldElement::from_bytes(&y)?,
         infinity: false,
     };
-    if !q.is_on_curve_var() {
+    if !q.is_on_curve() {
         return None;
     }
     let r = Scalar::from_bytes(&r).filter(|r| !r.is_zero())?;
     let s = Scalar::from_bytes(&s).filter(|s| !s.is_zero())?;
-    let w = s.inv_var();
+    let w = s.inv();
     let u1 = Scalar::from_bytes_reduced(msg).mul(&w);
     let u2 = r.mul(&w);
-    let big_r = ecmult_var(&q, &u2, &u1);
+    let big_r = ecmult(&q, &u2, &u1);
     if big_r.infinity {
         return None;
     }
     // x(R) is below p < 2n, so reducing it mod n is one conditional subtraction.
-    let x_r = Scalar::from_bytes_reduced(&big_r.to_affine_var().x.to_bytes());
+    let x_r = Scalar::from_bytes_reduced(&big_r.to_affine().x.to_bytes());
     (x_r == r).then(|| address_of(&xy))
 }
 

@@ -93,15 +93,15 @@ mod tests {
     fn tables_are_consistent() {
         let mut b128 = G.to_jacobian();
         for _ in 0..128 {
-            b128 = b128.double_var();
+            b128 = b128.double();
         }
         for (table, base) in [(pre_g(), G.to_jacobian()), (pre_g128(), b128)] {
-            let two = base.double_var().to_affine_var();
+            let two = base.double().to_affine();
             for i in (0..LEN - 1).step_by(97) {
                 let a = table.get(i);
-                assert!(a.is_on_curve_var());
-                let next: Jacobian = a.to_jacobian().add_ge_var(&two).0;
-                let next = next.to_affine_var();
+                assert!(a.is_on_curve());
+                let next: Jacobian = a.to_jacobian().add_ge(&two).0;
+                let next = next.to_affine();
                 assert_eq!(next.x.to_bytes(), table.get(i + 1).x.to_bytes());
                 assert_eq!(next.y.to_bytes(), table.get(i + 1).y.to_bytes());
             }
