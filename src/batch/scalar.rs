@@ -81,6 +81,9 @@ pub(crate) fn recover_interleaved(inputs: &[Signed], group: usize) -> Vec<Result
             .zip(ri)
             .map(|(l, ri)| Strauss::new(&l.big_r, &l.sig.s.mul(ri), &l.sig.msg.mul(ri).negate()))
             .collect();
+        for st in &states {
+            st.prefetch_g();
+        }
         let mut acc = vec![Jacobian::INFINITY; states.len()];
         let bits = states.iter().map(Strauss::bits).max().unwrap_or(0);
         for b in (0..bits).rev() {

@@ -137,6 +137,13 @@ impl Jacobian {
     /// multiplications deep instead of three plus eight dependent additions).
     #[inline]
     pub fn double(&self) -> Self {
+        self.double_inline()
+    }
+
+    /// [`Jacobian::double`], always inlined: for the main loop of `ecmult`, where the call
+    /// and the copies of its result through memory cost more than the code size.
+    #[inline(always)]
+    fn double_inline(&self) -> Self {
         if self.infinity {
             return *self;
         }
@@ -160,6 +167,12 @@ impl Jacobian {
     /// result came from a special case: P or Q at infinity, P = ±Q).
     #[inline]
     pub fn add_ge(&self, b: &Affine) -> (Self, Option<Fe>) {
+        self.add_ge_inline(b)
+    }
+
+    /// [`Jacobian::add_ge`], always inlined (see [`Jacobian::double_inline`]).
+    #[inline(always)]
+    fn add_ge_inline(&self, b: &Affine) -> (Self, Option<Fe>) {
         if b.infinity {
             return (*self, None);
         }
@@ -177,6 +190,12 @@ impl Jacobian {
     /// accumulator that lives on an isomorphic curve.
     #[inline]
     pub fn add_zinv(&self, b: &Affine, bzinv: &Fe) -> Self {
+        self.add_zinv_inline(b, bzinv)
+    }
+
+    /// [`Jacobian::add_zinv`], always inlined (see [`Jacobian::double_inline`]).
+    #[inline(always)]
+    fn add_zinv_inline(&self, b: &Affine, bzinv: &Fe) -> Self {
         if b.infinity {
             return *self;
         }
@@ -224,6 +243,24 @@ impl Jacobian {
             },
             Some(h),
         )
+    }
+
+    /// `self ← 2·self`, in place and inlined: the doubling of the Strauss loop.
+    #[inline(always)]
+    pub fn double_assign(&mut self) {
+        *self = self.double_inline();
+    }
+
+    /// `self ← self + b` for affine `b`, in place and inlined.
+    #[inline(always)]
+    pub fn add_ge_assign(&mut self, b: &Affine) {
+        *self = self.add_ge_inline(b).0;
+    }
+
+    /// `self ← self + (b.x : b.y : 1/bzinv)`, in place and inlined.
+    #[inline(always)]
+    pub fn add_zinv_assign(&mut self, b: &Affine, bzinv: &Fe) {
+        *self = self.add_zinv_inline(b, bzinv);
     }
 
     /// P + Q for Jacobian Q (12M + 4S).

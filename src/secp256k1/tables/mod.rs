@@ -45,6 +45,23 @@ impl OddMultiples {
         w
     }
 
+    /// Starts loading entry `i` (< [`LEN`]) into the cache, without waiting for it.
+    #[inline(always)]
+    pub fn prefetch(&self, i: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(e) = self.0.get(i * ENTRY_BYTES) {
+            // SAFETY: a prefetch only hints the cache and never faults; the pointer is to a
+            // byte of this table (bounds-checked by `get`).
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                    (e as *const u8).cast(),
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
     /// The raw table: entry i at bytes 64·i..64·(i+1), x then y, little-endian words.
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
