@@ -183,30 +183,42 @@ impl<B: Backend> Fe8<B> {
     #[inline(always)]
     pub fn add(&self, other: &Self) -> Self {
         let (a, b) = (&self.0, &other.0);
-        Fe8(reduce::<B>(core::array::from_fn(|k| B::add(a[k], b[k]))))
+        let mut t = *a;
+        for k in 0..5 {
+            t[k] = B::add(a[k], b[k]);
+        }
+        Fe8(reduce::<B>(t))
     }
 
     /// `self − other`.
     #[inline(always)]
     pub fn sub(&self, other: &Self) -> Self {
         let (a, b) = (&self.0, &other.0);
-        Fe8(reduce::<B>(core::array::from_fn(|k| {
-            B::sub(B::add(a[k], B::splat(SUB_BIAS[k])), b[k])
-        })))
+        let mut t = *a;
+        for k in 0..5 {
+            t[k] = B::sub(B::add(a[k], B::splat(SUB_BIAS[k])), b[k]);
+        }
+        Fe8(reduce::<B>(t))
     }
 
     /// `−self`.
     #[inline(always)]
     pub fn neg(&self) -> Self {
-        Fe8(reduce::<B>(core::array::from_fn(|k| {
-            B::sub(B::splat(SUB_BIAS[k]), self.0[k])
-        })))
+        let mut t = self.0;
+        for k in 0..5 {
+            t[k] = B::sub(B::splat(SUB_BIAS[k]), self.0[k]);
+        }
+        Fe8(reduce::<B>(t))
     }
 
     /// `self · 2^N` for N ≤ 8.
     #[inline(always)]
     pub fn shl<const N: u32>(&self) -> Self {
-        Fe8(reduce::<B>(self.0.map(B::shl::<N>)))
+        let mut t = self.0;
+        for tk in t.iter_mut() {
+            *tk = B::shl::<N>(*tk);
+        }
+        Fe8(reduce::<B>(t))
     }
 
     /// `self · other`.
@@ -305,7 +317,21 @@ impl<B: Backend> Fe8<B> {
     /// Lane i from `a` where bit i of `mask` is set, else from `b`.
     #[inline(always)]
     pub fn select(mask: u8, a: &Self, b: &Self) -> Self {
-        Fe8(core::array::from_fn(|k| B::select(mask, a.0[k], b.0[k])))
+        let mut t = a.0;
+        for k in 0..5 {
+            t[k] = B::select(mask, a.0[k], b.0[k]);
+        }
+        Fe8(t)
+    }
+
+    /// Lane i from lane `i ^ K` (K = 1, 2 or 4), in every limb.
+    #[inline(always)]
+    fn swap_lanes<const K: usize>(&self) -> Self {
+        let mut t = self.0;
+        for tk in t.iter_mut() {
+            *tk = B::swap_lanes::<K>(*tk);
+        }
+        Fe8(t)
     }
 
     /// Square roots: r with r² = self in the lanes of the returned mask (where self is a
@@ -341,12 +367,12 @@ impl<B: Backend> Fe8<B> {
     pub fn invert_lanes(&self) -> Self {
         let one = Fe8::splat(&FieldElement::ONE);
         let z = Fe8::select(self.is_zero(), &one, self);
-        let s1 = Fe8::<B>(z.0.map(B::swap_lanes::<1>));
+        let s1 = z.swap_lanes::<1>();
         let a1 = z.mul(&s1); // z_i · z_{i^1}
-        let s2 = Fe8::<B>(a1.0.map(B::swap_lanes::<2>));
+        let s2 = a1.swap_lanes::<2>();
         let a2 = a1.mul(&s2); // product of the aligned group of 4
         let e2 = s1.mul(&s2); // product of that group except z_i
-        let s4 = Fe8::<B>(a2.0.map(B::swap_lanes::<4>));
+        let s4 = a2.swap_lanes::<4>();
         let a3 = a2.mul(&s4); // product of all 8 (in every lane)
         let e3 = e2.mul(&s4); // product of all but z_i
         let total = a3.to_words_lane0();
@@ -357,8 +383,13 @@ impl<B: Backend> Fe8<B> {
     /// The canonical value of lane 0 as four words.
     #[inline(always)]
     fn to_words_lane0(self) -> [u64; 4] {
-        let w = self.normalize().to_words().map(B::store);
-        [w[0][0], w[1][0], w[2][0], w[3][0]]
+        let w = self.normalize().to_words();
+        [
+            B::store(w[0])[0],
+            B::store(w[1])[0],
+            B::store(w[2])[0],
+            B::store(w[3])[0],
+        ]
     }
 }
 

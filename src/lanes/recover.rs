@@ -205,15 +205,16 @@ impl LaneTable {
         let lane = B::load(&[0, 1, 2, 3, 4, 5, 6, 7]);
         let base = B::add(B::shl::<4>(B::load(idx)), B::shl::<6>(B::load(idx))); // idx·80
         let base = B::add(base, lane);
-        let coord = |c: usize| {
-            Fe8::<B>(core::array::from_fn(|k| {
+        let mut xy = [[B::splat(0); 5]; 2];
+        for (c, coord) in xy.iter_mut().enumerate() {
+            for (k, limb) in coord.iter_mut().enumerate() {
                 let off = B::splat(((c * 5 + k) * LANES) as u64);
-                B::gather_words(&self.words, B::add(base, off))
-            }))
-        };
+                *limb = B::gather_words(&self.words, B::add(base, off));
+            }
+        }
         Aff8 {
-            x: coord(0),
-            y: coord(1),
+            x: Fe8(xy[0]),
+            y: Fe8(xy[1]),
         }
         .neg_lanes(neg)
     }
@@ -224,7 +225,10 @@ impl LaneTable {
 fn g_entry<B: Backend>(table: &tables::OddMultiples, idx: &[u64; LANES], neg: u8) -> Aff8<B> {
     let base = B::shl::<3>(B::load(idx));
     let bytes = table.as_bytes();
-    let w: [B::V; 8] = core::array::from_fn(|k| B::gather(bytes, B::add(base, B::splat(k as u64))));
+    let mut w = [base; 8];
+    for (k, wk) in w.iter_mut().enumerate() {
+        *wk = B::gather(bytes, B::add(base, B::splat(k as u64)));
+    }
     Aff8 {
         x: Fe8::from_words([w[0], w[1], w[2], w[3]]),
         y: Fe8::from_words([w[4], w[5], w[6], w[7]]),
@@ -241,24 +245,32 @@ fn splat_point<B: Backend>(x: &FieldElement, y: &FieldElement) -> Aff8<B> {
     }
 }
 
+/// Four vectors from four rows of words.
+#[inline(always)]
+fn load4<B: Backend>(w: &[[u64; LANES]; 4]) -> [B::V; 4] {
+    [
+        B::load(&w[0]),
+        B::load(&w[1]),
+        B::load(&w[2]),
+        B::load(&w[3]),
+    ]
+}
+
 /// Recovers the eight lanes of `inp` into `out`.
 #[inline(always)]
 pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     let valid = inp.valid as u8;
-    let ld = |w: &[[u64; LANES]; 4]| -> [B::V; 4] { core::array::from_fn(|k| B::load(&w[k])) };
 
     // 1. Dummy inputs for invalid lanes: R = G (x = Gx, y even), r = Gx, s = 1, m = 1.
     let gx = G.x.normalize().to_u64x4();
     let dummy_x = Fe8::<B>::splat(&G.x);
-    let x = Fe8::select(valid, &Fe8::from_words(ld(&inp.x)), &dummy_x);
+    let x = Fe8::select(valid, &Fe8::from_words(load4::<B>(&inp.x)), &dummy_x);
     let want_odd = (!B::eq(B::load(&inp.odd), B::splat(0))) & valid;
     let dummy_r = Sc8::<B>::splat(&Scalar::from_words(gx));
     let one = Sc8::<B>::splat(&Scalar::ONE);
-    let sel =
-        |a: Sc8<B>, b: Sc8<B>| Sc8::<B>(core::array::from_fn(|k| B::select(valid, a.0[k], b.0[k])));
-    let r = sel(Sc8::from_words(ld(&inp.r)), dummy_r);
-    let s = sel(Sc8::from_words(ld(&inp.s)), one);
-    let m = sel(Sc8::from_words(ld(&inp.m)), one);
+    let r = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.r)), &dummy_r);
+    let s = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.s)), &one);
+    let m = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.m)), &one);
 
     // 2. Lift x to R.
     let c = x.sqr().mul(&x).add(&Fe8::splat(&FieldElement::B));
@@ -319,10 +331,10 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     }
     let zt = cz.mul(&pts[last].z);
     let beta = Fe8::splat(&FieldElement::BETA);
-    let lam_table: [Aff8<B>; R_TABLE] = core::array::from_fn(|i| Aff8 {
-        x: table[i].x.mul(&beta),
-        y: table[i].y,
-    });
+    let mut lam_table = table;
+    for p in lam_table.iter_mut() {
+        p.x = p.x.mul(&beta);
+    }
     let tab = [LaneTable::new(&table), LaneTable::new(&lam_table)];
     let gtab = [tables::pre_g(), tables::pre_g128()];
 

@@ -70,11 +70,27 @@ fn carry<B: Backend>(mut t: [B::V; 5]) -> [B::V; 5] {
 /// For a carried value below 2n: subtracts n where it is ≥ n.
 #[inline(always)]
 fn cond_sub_n<B: Backend>(t: [B::V; 5]) -> [B::V; 5] {
-    let d = carry::<B>(core::array::from_fn(|k| B::add(t[k], B::splat(NEG_N52[k]))));
+    let mut d = t;
+    for k in 0..5 {
+        d[k] = B::add(t[k], B::splat(NEG_N52[k]));
+    }
+    let mut d = carry::<B>(d);
     let below_n = B::eq(B::shr::<52>(d[4]), B::splat(0));
-    let d4 = B::and(d[4], B::splat(M52));
-    let d = [d[0], d[1], d[2], d[3], d4];
-    core::array::from_fn(|k| B::select(below_n, t[k], d[k]))
+    d[4] = B::and(d[4], B::splat(M52));
+    for k in 0..5 {
+        d[k] = B::select(below_n, t[k], d[k]);
+    }
+    d
+}
+
+/// Lane i from lane `i ^ K` (K = 1, 2 or 4), in every limb.
+#[inline(always)]
+fn swap_lanes<B: Backend, const K: usize>(a: &Sc8<B>) -> Sc8<B> {
+    let mut t = a.0;
+    for tk in t.iter_mut() {
+        *tk = B::swap_lanes::<K>(*tk);
+    }
+    Sc8(t)
 }
 
 impl<B: Backend> Sc8<B> {
@@ -118,8 +134,28 @@ impl<B: Backend> Sc8<B> {
     /// The lanes as scalars.
     #[inline(always)]
     pub fn to_lanes(self) -> [Scalar; LANES] {
-        let w = self.to_words().map(B::store);
-        core::array::from_fn(|i| Scalar::from_words([w[0][i], w[1][i], w[2][i], w[3][i]]))
+        let v = self.to_words();
+        let w = [
+            B::store(v[0]),
+            B::store(v[1]),
+            B::store(v[2]),
+            B::store(v[3]),
+        ];
+        let mut out = [Scalar::ZERO; LANES];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = Scalar::from_words([w[0][i], w[1][i], w[2][i], w[3][i]]);
+        }
+        out
+    }
+
+    /// Lane i from `a` where bit i of `mask` is set, else from `b`.
+    #[inline(always)]
+    pub fn select(mask: u8, a: &Self, b: &Self) -> Self {
+        let mut t = a.0;
+        for k in 0..5 {
+            t[k] = B::select(mask, a.0[k], b.0[k]);
+        }
+        Sc8(t)
     }
 
     /// Montgomery product `self · other · 2⁻²⁶⁰ mod n` (inputs below n).
@@ -151,9 +187,11 @@ impl<B: Backend> Sc8<B> {
     /// `−self mod n`.
     #[inline(always)]
     pub fn neg(&self) -> Self {
-        let t = carry::<B>(core::array::from_fn(|k| {
-            B::sub(B::splat(TWO_N_SPREAD[k]), self.0[k])
-        }));
+        let mut t = self.0;
+        for k in 0..5 {
+            t[k] = B::sub(B::splat(TWO_N_SPREAD[k]), self.0[k]);
+        }
+        let t = carry::<B>(t);
         // 2n − a ∈ (n, 2n]: one conditional subtraction, twice for a = 0 (2n → n → 0).
         Sc8(cond_sub_n::<B>(cond_sub_n::<B>(t)))
     }
@@ -163,12 +201,12 @@ impl<B: Backend> Sc8<B> {
     #[inline(always)]
     pub fn invert_lanes_mont(&self) -> Self {
         let z = *self;
-        let s1 = Sc8::<B>(z.0.map(B::swap_lanes::<1>));
+        let s1 = swap_lanes::<B, 1>(&z);
         let a1 = z.mont_mul(&s1);
-        let s2 = Sc8::<B>(a1.0.map(B::swap_lanes::<2>));
+        let s2 = swap_lanes::<B, 2>(&a1);
         let a2 = a1.mont_mul(&s2);
         let e2 = s1.mont_mul(&s2);
-        let s4 = Sc8::<B>(a2.0.map(B::swap_lanes::<4>));
+        let s4 = swap_lanes::<B, 4>(&a2);
         let a3 = a2.mont_mul(&s4);
         let e3 = e2.mont_mul(&s4);
         // a3 = P·2²⁶⁰ (Montgomery form of the product P). Its plain inverse is P⁻¹·2⁻²⁶⁰;
