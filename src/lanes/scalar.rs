@@ -152,8 +152,8 @@ impl<B: Backend> Sc8<B> {
     #[inline(always)]
     pub fn select(mask: u8, a: &Self, b: &Self) -> Self {
         let mut t = a.0;
-        for k in 0..5 {
-            t[k] = B::select(mask, a.0[k], b.0[k]);
+        for (tk, bk) in t.iter_mut().zip(b.0) {
+            *tk = B::select(mask, *tk, bk);
         }
         Sc8(t)
     }
