@@ -221,6 +221,57 @@ impl<B: Backend> Fe8<B> {
         Fe8(reduce::<B>(t))
     }
 
+    /// `2^K·self − other` with one reduction (K ≤ 3): the shift, the bias and the
+    /// difference limb by limb (each below 2⁵² + 2⁵⁶), then [`reduce`].
+    #[inline(always)]
+    pub fn shl_sub<const K: u32>(&self, other: &Self) -> Self {
+        const { assert!(K <= 3) };
+        let (a, b) = (&self.0, &other.0);
+        let mut t = *a;
+        for k in 0..5 {
+            t[k] = B::sub(B::add(B::shl::<K>(a[k]), B::splat(SUB_BIAS[k])), b[k]);
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    /// `self − 2^K·other` with one reduction (K ≤ 3): the bias is 2^K·[`SUB_BIAS`] (a
+    /// multiple of p whose limbs are at least 2^(52+K), above every limb of 2^K·other), so
+    /// no limb goes negative; limbs stay below 2⁵² + 2⁵⁶ before [`reduce`].
+    #[inline(always)]
+    pub fn sub_shl<const K: u32>(&self, other: &Self) -> Self {
+        const { assert!(K <= 3) };
+        let (a, b) = (&self.0, &other.0);
+        let mut t = *a;
+        for k in 0..5 {
+            let bias = B::splat(SUB_BIAS[k] << K);
+            t[k] = B::sub(B::add(a[k], bias), B::shl::<K>(b[k]));
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    /// `self − b − 2·c` with one reduction: bias 4·[`SUB_BIAS`] (limbs at least 2⁵⁴,
+    /// above b's limbs plus 2·c's), limbs below 2⁵² + 2⁵⁵ before [`reduce`].
+    #[inline(always)]
+    pub fn sub_sub_dbl(&self, b: &Self, c: &Self) -> Self {
+        let (a, b, c) = (&self.0, &b.0, &c.0);
+        let mut t = *a;
+        for k in 0..5 {
+            let bias = B::splat(SUB_BIAS[k] << 2);
+            t[k] = B::sub(B::sub(B::add(a[k], bias), b[k]), B::shl::<1>(c[k]));
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    /// `3·self` with one reduction (limbs below 3·2⁵² before [`reduce`]).
+    #[inline(always)]
+    pub fn triple(&self) -> Self {
+        let mut t = self.0;
+        for tk in t.iter_mut() {
+            *tk = B::add(B::shl::<1>(*tk), *tk);
+        }
+        Fe8(reduce::<B>(t))
+    }
+
     /// `self · other`.
     #[inline(always)]
     pub fn mul(&self, other: &Self) -> Self {
@@ -466,13 +517,18 @@ pub(crate) mod tests {
         for (a, b) in chunks(&vals).zip(chunks(&others)) {
             let (fa, fb) = (F::from_lanes(&a), F::from_lanes(&b));
             type Op = Box<dyn Fn(&FieldElement, &FieldElement) -> FieldElement>;
-            let checks: [(F, Op); 7] = [
+            let checks: [(F, Op); 12] = [
                 (fa.mul(&fb), Box::new(|x, y| x.mul(y))),
                 (fa.sqr(), Box::new(|x, _| x.sqr())),
                 (fa.add(&fb), Box::new(|x, y| x.add(y))),
                 (fa.sub(&fb), Box::new(|x, y| x.sub(y))),
                 (fa.neg(), Box::new(|x, _| x.neg())),
                 (fa.shl::<3>(), Box::new(|x, _| x.shl(3))),
+                (fa.triple(), Box::new(|x, _| x.add(x).add(x))),
+                (fa.shl_sub::<2>(&fb), Box::new(|x, y| x.shl(2).sub(y))),
+                (fa.sub_shl::<3>(&fb), Box::new(|x, y| x.sub(&y.shl(3)))),
+                (fa.sub_shl::<0>(&fb), Box::new(|x, y| x.sub(y))),
+                (fa.sub_sub_dbl(&fb, &fa), Box::new(|x, y| x.sub(y).sub(&x.shl(1)))),
                 (
                     fa.sub(&fb).mul(&fa.add(&fb)).sqr(),
                     Box::new(|x, y| x.sub(y).mul(&x.add(y)).sqr()),

@@ -69,15 +69,15 @@ impl<B: Backend> Jac8<B> {
     }
 
     /// 2P (3M + 4S): M = 3X², T = X·Y², X₃ = M² − 8T, Y₃ = M(4T − X₃) − 8Y⁴, Z₃ = 2YZ.
-    /// Never degenerate: y = 0 is impossible on secp256k1.
+    /// Never degenerate: y = 0 is impossible on secp256k1. Each linear combination is one
+    /// fused lane operation with a single reduction.
     #[inline(always)]
     pub fn double(&self) -> Self {
-        let x2 = self.x.sqr();
-        let m = x2.shl::<1>().add(&x2);
+        let m = self.x.sqr().triple();
         let s = self.y.sqr();
         let t = self.x.mul(&s);
-        let x3 = m.sqr().sub(&t.shl::<3>());
-        let y3 = m.mul(&t.shl::<2>().sub(&x3)).sub(&s.sqr().shl::<3>());
+        let x3 = m.sqr().sub_shl::<3>(&t);
+        let y3 = m.mul(&t.shl_sub::<2>(&x3)).sub_shl::<3>(&s.sqr());
         let z3 = self.y.mul(&self.z).shl::<1>();
         Jac8 {
             x: x3,
@@ -118,7 +118,7 @@ impl<B: Backend> Jac8<B> {
         let h3 = h.mul(&h2);
         let t = self.x.mul(&h2);
         let z3 = self.z.mul(&h);
-        let x3 = i.sqr().sub(&h3).sub(&t.shl::<1>());
+        let x3 = i.sqr().sub_sub_dbl(&h3, &t);
         let y3 = i.mul(&t.sub(&x3)).sub(&self.y.mul(&h3));
         (
             Jac8 {
