@@ -528,7 +528,10 @@ pub(crate) mod tests {
                 (fa.shl_sub::<2>(&fb), Box::new(|x, y| x.shl(2).sub(y))),
                 (fa.sub_shl::<3>(&fb), Box::new(|x, y| x.sub(&y.shl(3)))),
                 (fa.sub_shl::<0>(&fb), Box::new(|x, y| x.sub(y))),
-                (fa.sub_sub_dbl(&fb, &fa), Box::new(|x, y| x.sub(y).sub(&x.shl(1)))),
+                (
+                    fa.sub_sub_dbl(&fb, &fa),
+                    Box::new(|x, y| x.sub(y).sub(&x.shl(1))),
+                ),
                 (
                     fa.sub(&fb).mul(&fa.add(&fb)).sqr(),
                     Box::new(|x, y| x.sub(y).mul(&x.add(y)).sqr()),

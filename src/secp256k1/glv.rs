@@ -46,14 +46,108 @@ const G2: Scalar = Scalar::from_words([
     0xe443_7ed6_010e_8828,
 ]);
 
+/// a₁ = b₂ (128 bits).
+const A1: u128 = 0x3086_d221_a7d4_6bcd_e86c_90e4_9284_eb15;
+/// |b₁| (b₁ is negative; 128 bits).
+const B1_ABS: u128 = 0xe443_7ed6_010e_8828_6f54_7fa9_0abf_e4c3;
+/// a₂ = a₁ − b₁ (129 bits): its low 128 bits, the top bit being 2¹²⁸.
+const A2_LOW: u128 = 0x14ca_50f7_a8e2_f3f6_57c1_108d_9d44_cfd8;
+
+/// One GLV half as a signed integer: its magnitude (below 2¹²⁸) and whether it is negative.
+pub type Half = (u128, bool);
+
+/// Splits k into the signed halves (k₁, k₂), k ≡ k₁ + k₂·λ (mod n), both below 2¹²⁸ in
+/// magnitude; `None` if one is not (which the lattice bound rules out, never seen).
+///
+/// With c₁ = round(k·b₂/n), c₂ = round(−k·b₁/n) (from g₁, g₂), the halves are the
+/// integers k₁ = k − c₁·a₁ − c₂·a₂ and k₂ = −c₁·b₁ − c₂·b₂, every product 128 × 128 (or
+/// 129) bits. They are computed modulo 2²⁵⁶, which is exact since both are small: no
+/// reduction mod n at all.
+pub fn split_lambda_halves(k: &Scalar) -> Option<(Half, Half)> {
+    let c1 = k.mul_shift(&G1, 384);
+    let c2 = k.mul_shift(&G2, 384);
+    let c1 = c1.0[0] as u128 | (c1.0[1] as u128) << 64;
+    let c2 = c2.0[0] as u128 | (c2.0[1] as u128) << 64;
+    // c₁ < 2^125.6 and c₂ < 2^127.8, so the products fit in 256 bits.
+    let c2a2 = add256(mul128(c2, A2_LOW), [0, 0, c2 as u64, (c2 >> 64) as u64]);
+    let k1 = sub256(sub256(k.0, mul128(c1, A1)), c2a2);
+    let k2 = sub256(mul128(c1, B1_ABS), mul128(c2, A1));
+    Some((signed_half(k1)?, signed_half(k2)?))
+}
+
 /// Splits k into (k₁, k₂) with k ≡ k₁ + k₂·λ (mod n). Each half, or its negation mod n,
 /// is below 2¹²⁸ (use [`Scalar::is_high`] to tell which).
 pub fn split_lambda(k: &Scalar) -> (Scalar, Scalar) {
+    match split_lambda_halves(k) {
+        Some((h1, h2)) => (from_half(h1), from_half(h2)),
+        None => split_lambda_mod_n(k),
+    }
+}
+
+/// The same split computed mod n throughout (k₂ from c₁, c₂; k₁ = k − k₂·λ): what
+/// [`split_lambda`] falls back to, and its test's reference.
+fn split_lambda_mod_n(k: &Scalar) -> (Scalar, Scalar) {
     let c1 = k.mul_shift(&G1, 384);
     let c2 = k.mul_shift(&G2, 384);
     let k2 = c1.mul(&MINUS_B1).add(&c2.mul(&MINUS_B2));
     let k1 = k2.mul(&MINUS_LAMBDA).add(k);
     (k1, k2)
+}
+
+/// A signed half as a scalar mod n.
+fn from_half((m, neg): Half) -> Scalar {
+    let s = Scalar::from_words([m as u64, (m >> 64) as u64, 0, 0]);
+    if neg { s.negate() } else { s }
+}
+
+/// A 256-bit two's-complement value as a signed half, if it lies in (−2¹²⁸, 2¹²⁸).
+#[inline]
+fn signed_half(v: [u64; 4]) -> Option<Half> {
+    let neg = v[3] >> 63 == 1;
+    let m = if neg { sub256([0; 4], v) } else { v };
+    (m[2] | m[3] == 0).then_some((m[0] as u128 | (m[1] as u128) << 64, neg))
+}
+
+/// a·b, 256 bits.
+#[inline]
+fn mul128(a: u128, b: u128) -> [u64; 4] {
+    let (a0, a1) = (a as u64 as u128, (a >> 64) as u64 as u128);
+    let (b0, b1) = (b as u64 as u128, (b >> 64) as u64 as u128);
+    let ll = a0 * b0;
+    let lh = a0 * b1;
+    let hl = a1 * b0;
+    let hh = a1 * b1;
+    let mid = (ll >> 64) + (lh as u64 as u128) + (hl as u64 as u128);
+    let hi = hh + (lh >> 64) + (hl >> 64) + (mid >> 64);
+    [ll as u64, mid as u64, hi as u64, (hi >> 64) as u64]
+}
+
+/// a + b mod 2²⁵⁶.
+#[inline]
+fn add256(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let mut carry = false;
+    for i in 0..4 {
+        let (s, c1) = a[i].overflowing_add(b[i]);
+        let (s, c2) = s.overflowing_add(u64::from(carry));
+        out[i] = s;
+        carry = c1 | c2;
+    }
+    out
+}
+
+/// a − b mod 2²⁵⁶.
+#[inline]
+fn sub256(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let mut borrow = false;
+    for i in 0..4 {
+        let (d, b1) = a[i].overflowing_sub(b[i]);
+        let (d, b2) = d.overflowing_sub(u64::from(borrow));
+        out[i] = d;
+        borrow = b1 | b2;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -96,6 +190,9 @@ mod tests {
             let num = x << 384u32;
             (&num + (&ni >> 1u32)) / &ni
         };
+        assert_eq!(a1, BigInt::from(A1));
+        assert_eq!(-&b1, BigInt::from(B1_ABS));
+        assert_eq!(a2, BigInt::from(A2_LOW) + (BigInt::from(1) << 128u32));
         assert_eq!(round(&b2), BigInt::from_biguint(Sign::Plus, big(&G1)));
         assert_eq!(round(&-&b1), BigInt::from_biguint(Sign::Plus, big(&G2)));
     }
@@ -129,6 +226,10 @@ mod tests {
         ks.push(Scalar::from_words([u64::MAX, u64::MAX, 0, 0]));
         ks.push(Scalar::from_words([0, 0, 1, 0]));
         for k in &ks {
+            // The integer-lattice halves and the split computed mod n agree.
+            let halves = split_lambda_halves(k).expect("the lattice halves are short");
+            let (m1, m2) = split_lambda_mod_n(k);
+            assert_eq!((from_half(halves.0), from_half(halves.1)), (m1, m2));
             let (k1, k2) = split_lambda(k);
             let sum = (big(&k1) + big(&k2) * &lambda) % &n;
             assert_eq!(sum, big(k));

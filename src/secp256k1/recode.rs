@@ -43,20 +43,6 @@ pub(crate) fn recode_odd(mut a: u128, w: u32, out: &mut [i32]) -> bool {
     a < 1 << w
 }
 
-/// The magnitude of a short scalar (below 2¹²⁸ or above n − 2¹²⁸) and whether it was
-/// negated; `None` if it is neither.
-fn short(k: &Scalar) -> Option<(u128, bool)> {
-    let (m, neg) = if k.is_high() {
-        (k.negate(), true)
-    } else {
-        (*k, false)
-    };
-    if m.0[2] | m.0[3] != 0 {
-        return None;
-    }
-    Some((m.0[0] as u128 | (m.0[1] as u128) << 64, neg))
-}
-
 /// One signature's schedule.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Recoding {
@@ -80,9 +66,8 @@ impl Recoding {
             corr_r: [0; 2],
             corr_g: [false; 2],
         };
-        let (k1, k2) = glv::split_lambda(u2);
-        for (h, k) in [k1, k2].iter().enumerate() {
-            let (mut a, neg) = short(k)?;
+        let (k1, k2) = glv::split_lambda_halves(u2)?;
+        for (h, &(mut a, neg)) in [k1, k2].iter().enumerate() {
             if a & 1 == 0 {
                 // k = ±(a' − 1) with a' = a + 1: recode a', then add ∓T once.
                 a += 1;
