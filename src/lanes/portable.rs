@@ -26,6 +26,11 @@ fn map1(a: [u64; LANES], f: impl Fn(u64) -> u64) -> [u64; LANES] {
 // all the way down (so that they inline into the AVX-512 entry points), and inlining an
 // 8-iteration loop at each of their ~10⁵ call sites made the portable instantiation a
 // megabyte of code that took minutes to compile. The portable backend exists for tests.
+//
+// In debug builds (the test profile has them) the arithmetic operations also check the
+// bounds the lane algorithms promise, which the hardware would not: `add` and `sub` never
+// wrap (no limb overflows, none goes negative), and IFMA's multiplicands are below 2⁵²
+// (`vpmadd52*` reads only their low 52 bits, so a larger limb would be silently cut).
 impl Backend for Portable {
     type V = [u64; LANES];
 
@@ -43,10 +48,16 @@ impl Backend for Portable {
     }
     #[inline(never)]
     fn add(a: Self::V, b: Self::V) -> Self::V {
+        for i in 0..LANES {
+            debug_assert!(a[i].checked_add(b[i]).is_some(), "lane add overflows");
+        }
         map2(a, b, u64::wrapping_add)
     }
     #[inline(never)]
     fn sub(a: Self::V, b: Self::V) -> Self::V {
+        for i in 0..LANES {
+            debug_assert!(a[i] >= b[i], "lane sub goes negative");
+        }
         map2(a, b, u64::wrapping_sub)
     }
     #[inline(never)]
@@ -93,6 +104,10 @@ impl Backend for Portable {
     fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
         let mut r = [0u64; LANES];
         for i in 0..LANES {
+            debug_assert!(
+                a[i] >> 52 == 0 && b[i] >> 52 == 0,
+                "IFMA multiplicand above 52 bits"
+            );
             let p = (a[i] & M52) as u128 * (b[i] & M52) as u128;
             r[i] = acc[i].wrapping_add(p as u64 & M52);
         }
@@ -102,6 +117,10 @@ impl Backend for Portable {
     fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
         let mut r = [0u64; LANES];
         for i in 0..LANES {
+            debug_assert!(
+                a[i] >> 52 == 0 && b[i] >> 52 == 0,
+                "IFMA multiplicand above 52 bits"
+            );
             let p = (a[i] & M52) as u128 * (b[i] & M52) as u128;
             r[i] = acc[i].wrapping_add((p >> 52) as u64);
         }

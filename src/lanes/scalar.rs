@@ -164,14 +164,16 @@ impl<B: Backend> Sc8<B> {
         let (a, b) = (&self.0, &other.0);
         let zero = B::splat(0);
         let np = B::splat(N_PRIME);
+        let m52 = B::splat(M52);
         let mut t = [zero; 6];
         for ai in a {
             for j in 0..5 {
                 t[j] = B::madd52lo(t[j], *ai, b[j]);
                 t[j + 1] = B::madd52hi(t[j + 1], *ai, b[j]);
             }
-            // m = −t₀·n⁻¹ mod 2⁵² makes t + m·n divisible by 2⁵².
-            let m = B::madd52lo(zero, t[0], np);
+            // m = −t₀·n⁻¹ mod 2⁵² makes t + m·n divisible by 2⁵² (t₀'s low 52 bits
+            // suffice; the mask keeps every multiplicand below 2⁵²).
+            let m = B::madd52lo(zero, B::and(t[0], m52), np);
             for j in 0..5 {
                 let nj = B::splat(N52[j]);
                 t[j] = B::madd52lo(t[j], m, nj);
