@@ -5,50 +5,31 @@
 //! batch size 1..=70 and a few large ones, and crafted lanes whose key is at infinity
 //! (the lockstep schedules meet a zero denominator there and must fall back).
 
-mod common;
-
 use asmcrypto::internals::{BatchPath, recover_addresses_on};
-use common::SplitMix64;
-
-type Signed = ([u8; 32], [u8; 65]);
-
-/// A signature whose recovered key is the point at infinity: R = k·G, m = s·k mod n,
-/// so s·R − m·G = O.
-fn at_infinity(rng: &mut SplitMix64) -> Signed {
-    let k = rng.scalar();
-    let key = common::public_key_of(&k);
-    let r = common::from_be(&key[..32]) % common::n();
-    let s = rng.scalar();
-    let m = common::from_be(&s) * common::from_be(&k) % common::n();
-    let odd = key[63] & 1;
-    let mut sig = [0u8; 65];
-    sig[..32].copy_from_slice(&common::to_be32(&r));
-    sig[32..64].copy_from_slice(&s);
-    sig[64] = odd;
-    (common::to_be32(&m), sig)
-}
+use asmcrypto_testkit::hostile::at_infinity;
+use asmcrypto_testkit::{Signed, SplitMix64, from_be, n, sig65, sign, to_be32};
 
 /// Seeded inputs: real signatures (low and high s, v as 0/1 or 27/28) with invalid lanes
 /// of each kind and crafted at-infinity lanes mixed in.
 fn inputs(seed: u64, count: usize) -> Vec<Signed> {
     let mut rng = SplitMix64(seed);
-    let n = common::n();
+    let n = n();
     (0..count)
         .map(|_| {
             let secret = rng.scalar();
             let mut hash = rng.bytes32();
-            let (r, mut s, mut recid) = common::sign(&secret, &hash);
+            let (r, mut s, mut recid) = sign(&secret, &hash);
             let kind = rng.below(40);
             if kind < 12 {
                 // High-s twin.
-                s = common::to_be32(&(&n - common::from_be(&s)));
+                s = to_be32(&(&n - from_be(&s)));
                 recid ^= 1;
             }
-            let mut sig = common::sig65(&r, &s, recid + if rng.below(2) == 0 { 0 } else { 27 });
+            let mut sig = sig65(&r, &s, recid + if rng.below(2) == 0 { 0 } else { 27 });
             match kind {
                 12 => sig[64] = rng.below(256) as u8,
                 13 => sig[..32].fill(0),
-                14 => sig[32..64].copy_from_slice(&common::to_be32(&n)),
+                14 => sig[32..64].copy_from_slice(&to_be32(&n)),
                 15 | 16 => sig[rng.below(32) as usize] ^= 1 << rng.below(8),
                 17 => hash = [0xff; 32],
                 18 | 19 => return at_infinity(&mut rng),
@@ -168,7 +149,8 @@ fn agrees_with_libsecp256k1() {
         let oracle = if matches!(s[64], 0 | 1 | 27 | 28) {
             let (r, sv): ([u8; 32], [u8; 32]) =
                 (s[..32].try_into().unwrap(), s[32..64].try_into().unwrap());
-            common::secp_recover(h, &r, &sv, s[64] % 27).map(|k| common::address_of_key(&k))
+            asmcrypto_testkit::secp_recover(h, &r, &sv, s[64] % 27)
+                .map(|k| asmcrypto_testkit::address_of_key(&k))
         } else {
             None
         };
