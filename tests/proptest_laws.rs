@@ -1,17 +1,18 @@
 //! Property tests: the field (mod p) and scalar (mod n) arithmetic of the scalar core
 //! against `num-bigint` and against the algebraic laws, and recovery of signatures made by
-//! `k256` through every entry point and batch path.
+//! `k256` through every single-signature entry point (the batch paths' property test is in
+//! `tests/batch_paths.rs`).
 //!
 //! The arithmetic types are reached through the hidden `asmcrypto::internals` module. Field
 //! elements are drawn as any 256-bit value (the representation is "weakly reduced": every
 //! value below 2²⁵⁶ is a valid input), with extra weight on values near 0, p and 2²⁵⁶.
 //!
-//! Cases: 1024 for each of the seven arithmetic properties, 256 single signatures, 64 batches
-//! of up to 20 signatures (7,488 in all, about a second). `PROPTEST_CASES=N` runs N cases of
-//! every property instead. See `doc/reliability.md`.
+//! Cases: 1024 for each of the seven arithmetic properties and 256 single signatures (7,424
+//! in all, about a second). `PROPTEST_CASES=N` runs N cases of every property instead. See
+//! `doc/reliability.md`.
 
 use asmcrypto::Error;
-use asmcrypto::internals::{self, BatchPath, FieldElement as Fe, InversionSchedule as S, Scalar};
+use asmcrypto::internals::{self, FieldElement as Fe, InversionSchedule as S, Scalar};
 use asmcrypto_testkit::oracle::k256_signed;
 use asmcrypto_testkit::{
     address_of_key, address_word, n, p, precompile_input, proptest_cases, to_be32, two_256,
@@ -359,50 +360,5 @@ proptest! {
         let mut bad = sig;
         bad[64] = 2;
         prop_assert_eq!(asmcrypto::recover_address(&hash, &bad), Err(Error::InvalidRecoveryId(2)));
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(proptest_cases(64)))]
-
-    /// Many signatures (some corrupted) through every batch path, against the expected
-    /// address of each (or `recover_address` where the signature was corrupted).
-    #[test]
-    fn batch_paths_recover_k256_signatures(
-        items in prop::collection::vec(
-            (any::<[u8; 32]>(), any::<[u8; 32]>(), any::<bool>(), any::<bool>(), 0u8..8),
-            1..=20,
-        ),
-        group in 1usize..=16,
-    ) {
-        let mut inputs = Vec::new();
-        let mut want = Vec::new();
-        for (secret, hash, high, v27, corrupt) in items {
-            let Some((hash, mut sig, key)) = k256_signed(&secret, &hash, high, v27) else {
-                continue;
-            };
-            match corrupt {
-                0 => sig[64] = 5,
-                1 => sig[..32].fill(0),
-                2 => sig[40] ^= 0x10,
-                _ => {}
-            }
-            want.push(match corrupt {
-                0 => Err(Error::InvalidRecoveryId(5)),
-                1 => Err(Error::InvalidR),
-                2 => asmcrypto::recover_address(&hash, &sig),
-                _ => Ok(address_of_key(&key)),
-            });
-            inputs.push((hash, sig));
-        }
-        prop_assume!(!inputs.is_empty());
-        prop_assert_eq!(&asmcrypto::recover_addresses(&inputs), &want);
-        prop_assert_eq!(&internals::recover_addresses_on(BatchPath::Affine, &inputs).expect("every CPU"), &want);
-        prop_assert_eq!(&internals::recover_addresses_on(BatchPath::Interleaved { group }, &inputs).expect("every CPU"), &want);
-        let len = inputs.len();
-        let eight: [([u8; 32], [u8; 65]); 8] = core::array::from_fn(|i| inputs[i % len]);
-        let want8: [Result<[u8; 20], Error>; 8] = core::array::from_fn(|i| want[i % len]);
-        prop_assert_eq!(asmcrypto::recover_addresses_batch(&eight), want8);
-        prop_assert_eq!(internals::recover_addresses_on(BatchPath::PortableLanes, &eight).expect("every CPU"), want8.to_vec());
     }
 }
