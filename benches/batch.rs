@@ -7,9 +7,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 
-#[path = "support/mod.rs"]
-mod support;
-use support::{Signed, libsecp256k1_address, samples};
+use asmcrypto_testkit::Signed;
+use asmcrypto_testkit::oracle::libsecp256k1_address;
+use asmcrypto_testkit::samples::signed as samples;
 
 fn bench(c: &mut Criterion) {
     println!("asmcrypto backend: {}", asmcrypto::backend());

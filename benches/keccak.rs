@@ -2,23 +2,10 @@
 //!
 //! `cargo bench --bench keccak`; one group per input size.
 
+use asmcrypto_testkit::oracle::{keccak as sha3_keccak256, tiny_keccak256};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use sha3::Digest;
 use std::hint::black_box;
 use std::time::Duration;
-use tiny_keccak::Hasher;
-
-fn tiny_keccak256(data: &[u8]) -> [u8; 32] {
-    let mut h = tiny_keccak::Keccak::v256();
-    h.update(data);
-    let mut out = [0u8; 32];
-    h.finalize(&mut out);
-    out
-}
-
-fn sha3_keccak256(data: &[u8]) -> [u8; 32] {
-    sha3::Keccak256::digest(data).into()
-}
 
 fn keccak(c: &mut Criterion) {
     let sizes: [(usize, &str); 6] = [

@@ -5,18 +5,10 @@
 //! `Throughput::Elements(8)` criterion also reports hashes per second. The batch takes the
 //! AVX-512 path where the CPU has it (see `asmcrypto::backend()`), otherwise AVX2.
 
+use asmcrypto_testkit::oracle::tiny_keccak256;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
-use tiny_keccak::Hasher;
-
-fn tiny_keccak256(data: &[u8]) -> [u8; 32] {
-    let mut h = tiny_keccak::Keccak::v256();
-    h.update(data);
-    let mut out = [0u8; 32];
-    h.finalize(&mut out);
-    out
-}
 
 fn keccak_batch(c: &mut Criterion) {
     // Eight distinct, deterministic 64-byte keys.

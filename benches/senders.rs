@@ -16,9 +16,8 @@ use asmcrypto::adapters::alloy::recover_signers_unchecked;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
 
-#[path = "support/alloy.rs"]
-mod support;
-use support::{all_real_txs, decode_all, libsecp256k1};
+use asmcrypto_testkit::alloy::{alloy_signer as libsecp256k1, decode_all};
+use asmcrypto_testkit::samples::all_real_txs;
 
 /// The per-transaction way, each transaction on its own (serially, or over the pool).
 fn per_tx(txs: &[TxEnvelope]) -> Vec<Option<alloy_primitives::Address>> {

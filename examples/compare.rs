@@ -16,65 +16,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-const TX_SENDERS: &str = include_str!("../tests/data/tx_senders.jsonl");
-
-struct Sample {
-    hash: [u8; 32],
-    sig: [u8; 65],
-    address: [u8; 20],
-}
-
-fn hex<const N: usize>(s: &str) -> [u8; N] {
-    let v = hex::decode(s).expect("sample data is hex");
-    v.try_into().expect("sample field has the expected length")
-}
-
-fn samples() -> Vec<Sample> {
-    TX_SENDERS
-        .lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).expect("sample line is JSON");
-            let field = |k: &str| v[k].as_str().expect("string field").to_owned();
-            let mut sig = [0u8; 65];
-            sig[..32].copy_from_slice(&hex::<32>(&field("r")));
-            sig[32..64].copy_from_slice(&hex::<32>(&field("s")));
-            sig[64] = v["recid"].as_u64().expect("recid") as u8;
-            Sample {
-                hash: hex(&field("hash")),
-                sig,
-                address: hex(&field("address")),
-            }
-        })
-        .collect()
-}
-
-fn address_of_key(key: &[u8]) -> [u8; 20] {
-    use tiny_keccak::Hasher;
-    let mut k = tiny_keccak::Keccak::v256();
-    k.update(key);
-    let mut h = [0u8; 32];
-    k.finalize(&mut h);
-    h[12..].try_into().expect("20 bytes")
-}
-
-fn libsecp256k1(s: &Sample) -> Option<[u8; 20]> {
-    let recid = secp256k1::ecdsa::RecoveryId::try_from(i32::from(s.sig[64])).ok()?;
-    let sig = secp256k1::ecdsa::RecoverableSignature::from_compact(&s.sig[..64], recid).ok()?;
-    let pk = sig
-        .recover_ecdsa(secp256k1::Message::from_digest(s.hash))
-        .ok()?;
-    Some(address_of_key(&pk.serialize_uncompressed()[1..]))
-}
-
-fn k256(s: &Sample) -> Option<[u8; 20]> {
-    use k256::ecdsa::{RecoveryId, Signature, VerifyingKey};
-    let r: [u8; 32] = s.sig[..32].try_into().ok()?;
-    let sv: [u8; 32] = s.sig[32..64].try_into().ok()?;
-    let sig = Signature::from_scalars(r, sv).ok()?;
-    let recid = RecoveryId::from_byte(s.sig[64])?;
-    let vk = VerifyingKey::recover_from_prehash(&s.hash, &sig, recid).ok()?;
-    Some(address_of_key(&vk.to_sec1_point(false).as_bytes()[1..]))
-}
+use asmcrypto_testkit::Signed as Sample;
+use asmcrypto_testkit::oracle::{k256_address as k256, libsecp256k1_address as libsecp256k1};
+use asmcrypto_testkit::samples::{self, tx_senders};
 
 /// Best of `rounds` passes over all samples, in µs per recovery.
 fn time(samples: &[Sample], rounds: usize, f: impl Fn(&Sample) -> Option<[u8; 20]>) -> f64 {
@@ -99,11 +43,9 @@ fn main() {
 // 1. Blocks of alloy transactions.
 // ---------------------------------------------------------------------------------------
 
-#[path = "../benches/support/alloy.rs"]
-mod support;
-
 use alloy_consensus::TxEnvelope;
 use asmcrypto::adapters::alloy::{recover_signers, recover_signers_unchecked};
+use asmcrypto_testkit::alloy as support;
 use rayon::prelude::*;
 
 fn fail(msg: String) -> ! {
@@ -113,18 +55,18 @@ fn fail(msg: String) -> ! {
 
 /// Checks asmcrypto's batch calls on every bundled transaction against the published
 /// senders and alloy's two backends.
-fn check_transactions(all: &[support::RealTx]) {
+fn check_transactions(all: &[samples::RealTx]) {
     let decoded = support::decode_all(all);
     let txs: Vec<TxEnvelope> = decoded.iter().map(|d| d.tx.clone()).collect();
     let checked = recover_signers(&txs);
     let unchecked = recover_signers_unchecked(&txs);
     let mut refused = 0;
     for (i, d) in decoded.iter().enumerate() {
-        let expect = |low_s: bool| (!(low_s && d.high_s)).then_some(d.sender);
+        let expect = |low_s: bool| (!(low_s && d.real.high_s)).then_some(d.sender);
         for (low_s, got) in [(true, &checked[i]), (false, &unchecked[i])] {
             let got = got.as_ref().ok().copied();
-            let libsecp = support::libsecp256k1(&d.tx, low_s).ok();
-            let k256 = support::k256(&d.tx, low_s);
+            let libsecp = support::alloy_signer(&d.tx, low_s).ok();
+            let k256 = support::k256_signer(&d.tx, low_s);
             if got != expect(low_s) || got != libsecp || got != k256 {
                 fail(format!(
                     "transaction {i} (low_s = {low_s}): asmcrypto {got:?}, published {:?}, \
@@ -164,12 +106,12 @@ fn best(rounds: usize, mut f: impl FnMut()) -> f64 {
 }
 
 fn blocks() {
-    check_transactions(&support::all_real_txs());
+    check_transactions(&samples::all_real_txs());
 
     // The blocks: 40 from ethereum/tests and the BSC block, 433 transactions, all valid.
-    let mut blocks: Vec<Vec<TxEnvelope>> = support::blocks()
+    let mut blocks: Vec<Vec<TxEnvelope>> = samples::blocks()
         .iter()
-        .chain([&support::bsc_block()])
+        .chain([&samples::bsc_block()])
         .map(|b| {
             support::decode_all(&b.txs)
                 .into_iter()
@@ -187,8 +129,8 @@ fn blocks() {
             .unwrap_or_else(|e| fail(format!("rayon pool: {e}")))
     };
     let (one, all) = (pool(1), pool(threads));
-    let libsecp = |t: &TxEnvelope| support::libsecp256k1(t, true).ok();
-    let k256 = |t: &TxEnvelope| support::k256(t, true);
+    let libsecp = |t: &TxEnvelope| support::alloy_signer(t, true).ok();
+    let k256 = |t: &TxEnvelope| support::k256_signer(t, true);
     let batch = |b: &[TxEnvelope]| black_box(recover_signers(black_box(b)));
 
     // Interleaved: every round runs every way once, so machine noise hits them alike.
@@ -260,14 +202,15 @@ fn blocks() {
 // ---------------------------------------------------------------------------------------
 
 fn signatures() {
-    let samples = samples();
-    let ours = |s: &Sample| asmcrypto::recover_address(&s.hash, &s.sig).ok();
+    let published = tx_senders();
+    let samples: Vec<Sample> = published.iter().map(|t| t.signed()).collect();
+    let ours = |s: &Sample| asmcrypto::recover_address(&s.0, &s.1).ok();
     let mut agree = 0;
-    for (i, s) in samples.iter().enumerate() {
+    for (i, (s, p)) in samples.iter().zip(&published).enumerate() {
         let a = ours(s);
         let b = libsecp256k1(s);
         let c = k256(s);
-        if a != Some(s.address) || a != b || a != c {
+        if a != Some(p.address) || a != b || a != c {
             eprintln!(
                 "sample {i}: disagreement: asmcrypto {a:02x?}, libsecp256k1 {b:02x?}, k256 {c:02x?}"
             );
@@ -282,10 +225,10 @@ fn signatures() {
     println!();
 
     // The batch path must agree too.
-    let inputs: Vec<([u8; 32], [u8; 65])> = samples.iter().map(|s| (s.hash, s.sig)).collect();
-    for (i, (b, s)) in asmcrypto::recover_addresses(&inputs)
+    let inputs = &samples;
+    for (i, (b, s)) in asmcrypto::recover_addresses(inputs)
         .iter()
-        .zip(&samples)
+        .zip(&published)
         .enumerate()
     {
         if *b != Ok(s.address) {
@@ -303,7 +246,7 @@ fn signatures() {
         t[3] = t[3].min(time(&samples, 3, k256));
         for _ in 0..3 {
             let start = Instant::now();
-            black_box(asmcrypto::recover_addresses(black_box(&inputs)));
+            black_box(asmcrypto::recover_addresses(black_box(inputs)));
             t[1] = t[1].min(start.elapsed().as_secs_f64() * 1e6 / inputs.len() as f64);
         }
     }

@@ -2,13 +2,15 @@
 # Static throughput estimate of the AVX-512 field multiply and point doubling kernels with
 # llvm-mca (Debian package llvm-19), for Zen 4 and Sapphire Rapids.
 # Usage: scripts/mca.sh   (prints cycles per 8-lane call and per lane)
+# The kernels' C-ABI entries (src/lanes/abi.rs) are compiled only for the tests and with the
+# feature `emu`, so the library is built with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MCA=${MCA:-llvm-mca-19}
 command -v "$MCA" >/dev/null || MCA=/usr/lib/llvm-19/bin/llvm-mca
 out=$(mktemp -d)
 CARGO_PROFILE_RELEASE_LTO=false CARGO_TARGET_DIR="$out/t" \
-    cargo rustc --release --lib --quiet -- --emit asm
+    cargo rustc --release --lib --features emu --quiet -- --emit asm
 asm=$(ls "$out"/t/release/deps/asmcrypto-*.s | head -1)
 for sym in asmcrypto_avx512_fe_mul asmcrypto_avx512_point_double; do
     # The function body: from its label to the end marker, instructions only.

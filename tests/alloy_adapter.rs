@@ -11,37 +11,28 @@
 
 #![cfg(feature = "alloy")]
 
-mod common;
-
 use alloy_consensus::crypto::backend::{CryptoProvider, get_default_provider};
 use alloy_consensus::crypto::secp256k1 as alloy_secp;
 // alloy-consensus re-exports alloy-eips (whose 2718 traits encode and decode the
 // envelopes) only under `private`; the test borrows it rather than adding a dependency.
+use alloy_consensus::TxEnvelope;
 use alloy_consensus::private::alloy_eips::eip2718::{Decodable2718, Encodable2718};
-use alloy_consensus::transaction::{RlpEcdsaEncodableTx, SignerRecoverable};
-use alloy_consensus::{
-    EthereumTypedTransaction, SignableTransaction, TxEip1559, TxEip2930, TxEip4844,
-    TxEip4844Variant, TxEip7702, TxEnvelope, TxLegacy,
-};
-use alloy_primitives::{Address, B256, Bytes, Signature, TxKind, U256};
+use alloy_consensus::transaction::SignerRecoverable;
+use alloy_primitives::{Address, B256, Signature, U256};
 use asmcrypto::adapters::{AlloyCryptoProvider, install_alloy_provider};
-use common::*;
+use asmcrypto_testkit::alloy::{KINDS, Outcome, outcome, random_tx, spoil, spoil_tx};
+use asmcrypto_testkit::curve::neg_n;
+use asmcrypto_testkit::edge::{invalid_scalar, message_hash};
+use asmcrypto_testkit::samples::tx_senders;
+use asmcrypto_testkit::*;
 use num_bigint::BigUint;
-
-/// What an alloy call returned: the address, or the error's `Debug` (which shows its
-/// source, e.g. alloy's own EIP-2 high-s rejection).
-type Outcome = Result<Address, String>;
-
-fn outcome<E: core::fmt::Debug>(r: Result<Address, E>) -> Outcome {
-    r.map_err(|e| format!("{e:?}"))
-}
 
 fn u256(b: &[u8; 32]) -> U256 {
     U256::from_be_bytes(*b)
 }
 
-fn n_minus(s: &[u8; 32]) -> [u8; 32] {
-    to_be32(&(n() - from_be(s)))
+fn b32(x: U256) -> [u8; 32] {
+    x.to_be_bytes()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -57,144 +48,27 @@ struct SignedTx {
     high_s: bool,
 }
 
-/// Signs `tx` with `secret` (libsecp256k1, RFC 6979), optionally turning the signature into
-/// its high-s twin, and returns the envelope's 2718 encoding.
-fn sign_tx<T>(what: &str, tx: T, secret: &[u8; 32], high_s: bool) -> SignedTx
-where
-    T: SignableTransaction<Signature> + RlpEcdsaEncodableTx,
-    EthereumTypedTransaction<TxEip4844Variant>: From<T>,
-{
-    let hash = tx.signature_hash();
-    let (r, s, recid) = sign(secret, &hash.0);
-    let (s, parity) = if high_s {
-        (n_minus(&s), recid == 0)
-    } else {
-        (s, recid == 1)
-    };
-    let sig = Signature::new(u256(&r), u256(&s), parity);
-    let envelope = TxEnvelope::from(tx.into_signed(sig));
-    SignedTx {
-        what: format!("{what} high_s={high_s}"),
-        encoded: envelope.encoded_2718(),
-        sender: Address::from(address_of_key(&public_key_of(secret))),
-        high_s,
-    }
-}
-
-/// Seeded transactions of every type alloy's `TxEnvelope` holds, each with a low-s
-/// signature and with its high-s twin.
+/// Seeded transactions of every type alloy's `TxEnvelope` holds (`testkit`'s generator:
+/// random keys, fields and sizes), each with its low-s signature and with its high-s twin.
 fn transactions(count: usize) -> Vec<SignedTx> {
     let mut rng = SplitMix64(0xA110_7AD0);
     let mut out = Vec::new();
     for i in 0..count {
-        let secret = rng.scalar();
-        let to = Address::from_slice(&rng.bytes(20));
-        let input_len = rng.below(200) as usize;
-        let input = Bytes::from(rng.bytes(input_len));
-        let value = U256::from(rng.next_u64());
-        let nonce = rng.below(1 << 20);
-        let chain_id = [1, 10, 137, 8453, rng.next_u64() >> 1][i % 5];
+        let kind = i % KINDS.len();
+        let (tx, sender) = random_tx(&mut rng, kind);
         for high_s in [false, true] {
-            let tx = match i % 6 {
-                0 => sign_tx(
-                    "legacy, pre-EIP-155",
-                    TxLegacy {
-                        chain_id: None,
-                        nonce,
-                        gas_price: 20_000_000_000,
-                        gas_limit: 21_000,
-                        to: TxKind::Call(to),
-                        value,
-                        input: input.clone(),
-                    },
-                    &secret,
-                    high_s,
-                ),
-                1 => sign_tx(
-                    "legacy, EIP-155",
-                    TxLegacy {
-                        chain_id: Some(chain_id),
-                        nonce,
-                        gas_price: 1,
-                        gas_limit: 100_000,
-                        to: if i % 4 == 1 {
-                            TxKind::Create
-                        } else {
-                            TxKind::Call(to)
-                        },
-                        value,
-                        input: input.clone(),
-                    },
-                    &secret,
-                    high_s,
-                ),
-                2 => sign_tx(
-                    "EIP-2930",
-                    TxEip2930 {
-                        chain_id,
-                        nonce,
-                        gas_price: 7,
-                        gas_limit: 50_000,
-                        to: TxKind::Call(to),
-                        value,
-                        input: input.clone(),
-                        ..Default::default()
-                    },
-                    &secret,
-                    high_s,
-                ),
-                3 => sign_tx(
-                    "EIP-1559",
-                    TxEip1559 {
-                        chain_id,
-                        nonce,
-                        gas_limit: 30_000,
-                        max_fee_per_gas: 3_000_000_000,
-                        max_priority_fee_per_gas: 1_000_000,
-                        to: TxKind::Call(to),
-                        value,
-                        input: input.clone(),
-                        ..Default::default()
-                    },
-                    &secret,
-                    high_s,
-                ),
-                4 => sign_tx(
-                    "EIP-4844",
-                    TxEip4844 {
-                        chain_id,
-                        nonce,
-                        gas_limit: 30_000,
-                        max_fee_per_gas: 3_000_000_000,
-                        max_priority_fee_per_gas: 1_000_000,
-                        to,
-                        value,
-                        input: input.clone(),
-                        blob_versioned_hashes: vec![B256::from(rng.bytes32())],
-                        max_fee_per_blob_gas: 1,
-                        ..Default::default()
-                    },
-                    &secret,
-                    high_s,
-                ),
-                _ => sign_tx(
-                    "EIP-7702",
-                    TxEip7702 {
-                        chain_id,
-                        nonce,
-                        gas_limit: 30_000,
-                        max_fee_per_gas: 3_000_000_000,
-                        max_priority_fee_per_gas: 1_000_000,
-                        to,
-                        value,
-                        input: input.clone(),
-                        ..Default::default()
-                    },
-                    &secret,
-                    high_s,
-                ),
+            // Spoiling kind 1 is the high-s twin: same signer, refused by EIP-2.
+            let tx = if high_s {
+                spoil_tx(&mut rng, &tx, 1)
+            } else {
+                tx.clone()
             };
-            out.push(tx);
+            out.push(SignedTx {
+                what: format!("#{i} {} high_s={high_s}", KINDS[kind]),
+                encoded: tx.encoded_2718(),
+                sender,
+                high_s,
+            });
         }
     }
     out
@@ -241,43 +115,31 @@ impl Case {
 }
 
 fn data_file_cases() -> Vec<Case> {
-    let text = include_str!("data/tx_senders.jsonl");
-    let cases: Vec<Case> = text
-        .lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).expect("valid JSON line");
-            let field = |k: &str| v[k].as_str().expect("string field").to_owned();
-            let recid = v["recid"].as_u64().expect("recid");
-            assert!(recid <= 1);
+    tx_senders()
+        .into_iter()
+        .map(|t| {
+            assert!(t.recid <= 1);
             Case {
-                what: field("name"),
-                hash: hex32(&field("hash")),
-                r: hex32(&field("r")),
-                s: hex32(&field("s")),
-                parity: recid == 1,
-                signer: Some(Address::from_slice(&hex_to_vec(&field("address")))),
+                what: t.name,
+                hash: t.hash,
+                r: t.r,
+                s: t.s,
+                parity: t.recid == 1,
+                signer: Some(Address::from(t.address)),
             }
         })
-        .collect();
-    assert_eq!(cases.len(), 147, "tests/data/tx_senders.jsonl changed");
-    cases
+        .collect()
 }
 
 /// Seeded signatures: valid ones (low and high s, right and wrong parity, hashes of every
-/// class) and hostile ones (r or s zero, ≥ n, random, r not an x-coordinate).
+/// class) and hostile ones (r or s zero, ≥ n, random, r not an x-coordinate; `testkit`'s
+/// spoiling kinds), a tampered hash, and the extremes of r and s.
 fn random_cases(count: usize) -> Vec<Case> {
     let mut rng = SplitMix64(0x5EED_A110);
-    let n = n();
-    let p = p();
     let mut out = Vec::with_capacity(count);
     for i in 0..count {
         let secret = rng.scalar();
-        let hash = match rng.below(16) {
-            0 => [0u8; 32],
-            1 => to_be32(&n),
-            2 => [0xff; 32],
-            _ => rng.bytes32(),
-        };
+        let hash = message_hash(&mut rng);
         let (r, s, recid) = sign(&secret, &hash);
         let signer = Address::from(address_of_key(&public_key_of(&secret)));
         let mut c = Case {
@@ -290,69 +152,39 @@ fn random_cases(count: usize) -> Vec<Case> {
         };
         let kind = i % 14;
         c.what = format!("random #{i} kind {kind}");
-        match kind {
-            0..=3 => {}
-            4 => {
-                // The high-s twin: same signer for the unchecked path.
-                c.s = n_minus(&s);
-                c.parity = !c.parity;
-            }
-            5 => {
-                // Wrong parity: some other key (or none).
-                c.parity = !c.parity;
-                c.signer = None;
-            }
-            6 => {
-                c.r = [0u8; 32];
-                c.signer = None;
-            }
-            7 => {
-                c.s = [0u8; 32];
-                c.signer = None;
-            }
-            8 => {
-                c.r = match rng.below(3) {
-                    0 => to_be32(&n),
-                    1 => to_be32(&(&n + BigUint::from(rng.next_u64()))),
-                    _ => [0xff; 32],
-                };
-                c.signer = None;
-            }
-            9 => {
-                c.s = match rng.below(3) {
-                    0 => to_be32(&n),
-                    1 => to_be32(&(&n + BigUint::from(rng.next_u64()))),
-                    _ => [0xff; 32],
-                };
-                c.signer = None;
-            }
-            10 => {
-                // r not an x-coordinate (about half of all values below n are not).
-                loop {
-                    let x = rng.scalar();
-                    if !is_x_coordinate(&from_be(&x)) {
-                        c.r = x;
-                        break;
-                    }
+        // The spoiling kind for each case kind: unchanged; the high-s twin (same signer
+        // for the unchecked path); the wrong parity (some other key, or none); r = 0;
+        // s = 0; r ≥ n; s ≥ n; r not an x-coordinate; r and s random.
+        let spoiling = match kind {
+            0..=3 => Some(0),
+            4 => Some(1),
+            5 => Some(9),
+            6 => Some(2),
+            7 => Some(3),
+            8 => Some(4),
+            9 => Some(5),
+            10 => Some(6),
+            11 => Some(10),
+            _ => None,
+        };
+        match (spoiling, kind) {
+            (Some(k), _) => {
+                let (r, s, odd) = spoil(&mut rng, u256(&c.r), u256(&c.s), c.parity, k);
+                (c.r, c.s, c.parity) = (b32(r), b32(s), odd);
+                if k > 1 {
+                    c.signer = None;
                 }
-                c.signer = None;
             }
-            11 => {
-                // Fully random r and s (may be ≥ n, may not be on the curve).
-                c.r = rng.bytes32();
-                c.s = rng.bytes32();
-                c.signer = None;
-            }
-            12 => {
+            (None, 12) => {
                 // Tampered hash: a valid recovery of some other key.
                 c.hash[(rng.below(32)) as usize] ^= 1 << rng.below(8);
                 c.signer = None;
             }
-            _ => {
+            (None, _) => {
                 // Extremes: r, s ∈ {1, n−1}, and r = p − 1 (≥ n: invalid).
                 let one = to_be32(&BigUint::from(1u32));
-                let top = to_be32(&(&n - BigUint::from(1u32)));
-                c.r = [one, top, to_be32(&(&p - BigUint::from(1u32)))][rng.below(3) as usize];
+                let top = to_be32(&(n() - BigUint::from(1u32)));
+                c.r = [one, top, to_be32(&(p() - BigUint::from(1u32)))][rng.below(3) as usize];
                 c.s = [one, top][rng.below(2) as usize];
                 c.signer = None;
             }
@@ -416,7 +248,7 @@ fn verify_cases(count: usize) -> Vec<VerifyCase> {
         c.what = format!("verify #{i} kind {kind}");
         match kind {
             0..=2 => {}
-            3 => c.s = n_minus(&s), // high s: "unchecked" accepts it
+            3 => c.s = neg_n(&s), // high s: "unchecked" accepts it
             4 => {
                 // Somebody else's key.
                 c.pubkey[1..].copy_from_slice(&public_key_of(&rng.scalar()));
@@ -427,11 +259,11 @@ fn verify_cases(count: usize) -> Vec<VerifyCase> {
                 c.expected = Some(None);
             }
             6 => {
-                c.r = [[0u8; 32], to_be32(&n), [0xff; 32]][rng.below(3) as usize];
+                c.r = invalid_scalar(&mut rng);
                 c.expected = Some(None);
             }
             7 => {
-                c.s = [[0u8; 32], to_be32(&n), [0xff; 32]][rng.below(3) as usize];
+                c.s = invalid_scalar(&mut rng);
                 c.expected = Some(None);
             }
             8 => {
@@ -497,7 +329,7 @@ fn verify_all(cases: &[VerifyCase]) -> Vec<Outcome> {
         .map(|c| {
             let s = from_be(&c.s);
             let s = if s > (&n >> 1usize) && s < n {
-                n_minus(&c.s)
+                neg_n(&c.s)
             } else {
                 c.s
             };
@@ -678,7 +510,7 @@ fn provider_verify_matches_libsecp256k1() {
         pubkey[1..].copy_from_slice(&key);
         match i % 5 {
             0 | 1 => {}
-            2 => s = n_minus(&s),
+            2 => s = neg_n(&s),
             3 => pubkey[1..].copy_from_slice(&public_key_of(&rng.scalar())),
             _ => s = rng.bytes32(),
         }

@@ -12,11 +12,8 @@
 
 #![cfg(feature = "alloy")]
 
-mod common;
-
 use alloy_consensus::transaction::{RlpEcdsaEncodableTx, SignerRecoverable};
 use alloy_consensus::{EthereumTxEnvelope, SignableTransaction, TxEip4844, TxEnvelope};
-use alloy_eips::eip2718::Decodable2718;
 use alloy_eips::eip7702::SignedAuthorization;
 use alloy_eips::eip7702::constants::SECP256K1N_HALF;
 use alloy_primitives::{Address, Signature};
@@ -24,27 +21,16 @@ use asmcrypto::adapters::alloy::{
     recover_authorities, recover_signers, recover_signers_unchecked, try_into_recovered,
     try_into_recovered_unchecked,
 };
-use common::SplitMix64;
-use common::alloy::*;
-use common::real_txs::{RealTx, all_real_txs, blocks, bsc_block, raw_txs};
-
-/// Decodes a bundled transaction with alloy, as alloy's `TxEnvelope` and as reth's
-/// `EthereumTxEnvelope<TxEip4844>`; `None` where alloy refuses the bytes.
-fn decode(t: &RealTx) -> Option<(TxEnvelope, EthereumTxEnvelope<TxEip4844>)> {
-    let a = TxEnvelope::decode_2718_exact(&t.raw).ok()?;
-    let b = EthereumTxEnvelope::<TxEip4844>::decode_2718_exact(&t.raw).ok()?;
-    Some((a, b))
-}
+use asmcrypto_testkit::SplitMix64;
+use asmcrypto_testkit::alloy::*;
+use asmcrypto_testkit::samples::{RealTx, all_real_txs, blocks, bsc_block, raw_txs};
 
 /// The bundled transactions alloy decodes, with their decodings. Eight of `raw_txs.jsonl`
 /// (legacy ones from ethereum/tests' TransactionTests: a gas price or nonce wider than
 /// alloy's `u128` / `u64` fields, a gas limit × price overflow, `V_equals38`) are refused by
 /// alloy's decoder, so an alloy user never holds them; every block transaction decodes.
-fn decoded(txs: &[RealTx]) -> Vec<(RealTx, TxEnvelope, EthereumTxEnvelope<TxEip4844>)> {
-    let out: Vec<_> = txs
-        .iter()
-        .filter_map(|t| decode(t).map(|(a, b)| (t.clone(), a, b)))
-        .collect();
+fn decoded(txs: &[RealTx]) -> Vec<Decoded> {
+    let out = decode_all(txs);
     for t in txs {
         if decode(t).is_none() {
             assert!(
@@ -87,9 +73,8 @@ fn bundled_transactions_recover_their_published_senders() {
     let all = raw_txs();
     let real = decoded(&all);
     assert_eq!(all.len() - real.len(), 8, "alloy refuses exactly eight");
-    let ours: Vec<TxEnvelope> = real.iter().map(|(_, a, _)| a.clone()).collect();
-    let reths: Vec<EthereumTxEnvelope<TxEip4844>> =
-        real.iter().map(|(_, _, b)| b.clone()).collect();
+    let ours: Vec<TxEnvelope> = real.iter().map(|d| d.tx.clone()).collect();
+    let reths: Vec<EthereumTxEnvelope<TxEip4844>> = real.iter().map(|d| d.reth.clone()).collect();
     for (what, checked, unchecked) in [
         (
             "TxEnvelope",
@@ -102,8 +87,8 @@ fn bundled_transactions_recover_their_published_senders() {
             recover_signers_unchecked(&reths),
         ),
     ] {
-        for (i, (t, _, _)) in real.iter().enumerate() {
-            let sender = Address::from(t.sender);
+        for (i, d) in real.iter().enumerate() {
+            let (t, sender) = (&d.real, d.sender);
             assert_eq!(
                 unchecked[i].as_ref().ok(),
                 Some(&sender),
@@ -127,11 +112,11 @@ fn bundled_transactions_recover_their_published_senders() {
         }
     }
     let mut by_type = [0usize; 5];
-    for (t, _, _) in &real {
-        by_type[usize::from(t.tx_type)] += 1;
+    for d in &real {
+        by_type[usize::from(d.real.tx_type)] += 1;
     }
     assert_eq!(by_type, [188, 20, 53, 30, 1]);
-    assert!(real.iter().filter(|(t, _, _)| t.high_s).count() >= 20);
+    assert!(real.iter().filter(|d| d.real.high_s).count() >= 20);
     check_against_alloy("raw_txs.jsonl", &ours);
     check_against_alloy("raw_txs.jsonl as reth's envelope", &reths);
 }
@@ -146,6 +131,7 @@ fn bundled_blocks_recover_their_published_senders() {
             .txs
             .iter()
             .map(|t| decode(t).unwrap_or_else(|| panic!("alloy refuses {}", t.what)))
+            .map(|d| (d.tx, d.reth))
             .unzip();
         let senders: Vec<Address> = b.txs.iter().map(|t| Address::from(t.sender)).collect();
         for (what, got) in [
@@ -359,9 +345,9 @@ fn authorities_match_recover_authority() {
 fn real_transactions_spoiled_every_way_match_alloy() {
     let mut rng = SplitMix64(0xBAD5);
     let mut txs = Vec::new();
-    for (_, tx, _) in decoded(&all_real_txs()) {
+    for d in decoded(&all_real_txs()) {
         let kind = rng.below(SPOILS);
-        txs.push(spoil_tx(&mut rng, &tx, kind));
+        txs.push(spoil_tx(&mut rng, &d.tx, kind));
     }
     check_against_alloy("real, spoiled", &txs);
 }

@@ -1,54 +1,81 @@
-//! Every batch path against the scalar core (`recover_address`), lane by lane:
-//! the dispatched `recover_addresses` / `recover_addresses_batch`, and — whatever this
-//! CPU — the batch-affine ladder, the interleaved scalar path and the portable lane
-//! engine. Seeded signatures with invalid lanes of every kind at every position, every
-//! batch size 1..=70 and a few large ones, and crafted lanes whose key is at infinity
-//! (the lockstep schedules meet a zero denominator there and must fall back).
+//! Every batch path — each variant of `internals::BatchPath` (the dispatched
+//! `recover_addresses`, the batch-affine ladder, the interleaved scalar path, the portable
+//! lane engine, and the AVX-512 lane engine where this CPU has it) — and
+//! `recover_addresses_batch` on every group of eight, lane by lane against the scalar core
+//! (`recover_address`, itself checked against the oracles by the other suites), the
+//! published results and the reference model:
+//!
+//! - the published vectors (precompile cases with a 27/28 v word, transaction senders), at
+//!   every tail length and at every lane position;
+//! - seeded signatures with invalid lanes of every kind, at every batch size 0..=70 and a
+//!   few large ones, and 10,240 at once;
+//! - crafted lanes whose key is at infinity (the lockstep schedules meet a zero denominator
+//!   there and must fall back), and an invalid lane, at every position of a group;
+//! - the soak runner's hostile mix, against the strict model directly;
+//! - `k256` signatures, some corrupted (a property test).
 
-mod common;
+use asmcrypto::Error;
+use asmcrypto::internals::BatchPath;
+use asmcrypto_testkit::hostile::{Generator, at_infinity};
+use asmcrypto_testkit::oracle::k256_signed;
+use asmcrypto_testkit::samples::{precompile_vectors, tx_senders};
+use asmcrypto_testkit::{
+    PrecompileInput, Reference, Signed, SplitMix64, address_of_key, check_paths, paths,
+    proptest_cases, scalar_core, secp_recover, sig65, sign,
+};
+use proptest::prelude::*;
 
-use asmcrypto::internals::{BatchPath, recover_addresses_on};
-use common::SplitMix64;
+/// Every path, with interleaved groups of 8 (the default) and of 3 (groups that straddle
+/// the lanes of the others).
+fn every() -> Vec<BatchPath> {
+    paths::every(&[8, 3])
+}
 
-type Signed = ([u8; 32], [u8; 65]);
-
-/// A signature whose recovered key is the point at infinity: R = k·G, m = s·k mod n,
-/// so s·R − m·G = O.
-fn at_infinity(rng: &mut SplitMix64) -> Signed {
-    let k = rng.scalar();
-    let key = common::public_key_of(&k);
-    let r = common::from_be(&key[..32]) % common::n();
-    let s = rng.scalar();
-    let m = common::from_be(&s) * common::from_be(&k) % common::n();
-    let odd = key[63] & 1;
-    let mut sig = [0u8; 65];
-    sig[..32].copy_from_slice(&common::to_be32(&r));
-    sig[32..64].copy_from_slice(&s);
-    sig[64] = odd;
-    (common::to_be32(&m), sig)
+/// The published (input, result) pairs: tx vectors expect their sender; precompile vectors
+/// whose input decodes to a (hash, r, s, v ∈ {27, 28}) expect their published output.
+fn published() -> Vec<(Signed, Option<[u8; 20]>)> {
+    let mut out: Vec<_> = tx_senders()
+        .iter()
+        .map(|t| (t.signed(), Some(t.address)))
+        .collect();
+    let mut precompile = 0;
+    for c in precompile_vectors() {
+        let i = PrecompileInput::parse(&c.input);
+        let Some(v) = i.v else {
+            continue;
+        };
+        let want = c.expected.map(|w| w[12..].try_into().expect("20 bytes"));
+        out.push(((i.hash, sig65(&i.r, &i.s, v)), want));
+        precompile += 1;
+    }
+    assert!(
+        precompile >= 100,
+        "precompile vectors with a 27/28 v word: {precompile}"
+    );
+    assert_eq!(out.len(), 147 + precompile);
+    out
 }
 
 /// Seeded inputs: real signatures (low and high s, v as 0/1 or 27/28) with invalid lanes
 /// of each kind and crafted at-infinity lanes mixed in.
 fn inputs(seed: u64, count: usize) -> Vec<Signed> {
     let mut rng = SplitMix64(seed);
-    let n = common::n();
     (0..count)
         .map(|_| {
             let secret = rng.scalar();
             let mut hash = rng.bytes32();
-            let (r, mut s, mut recid) = common::sign(&secret, &hash);
+            let (r, mut s, mut recid) = sign(&secret, &hash);
             let kind = rng.below(40);
             if kind < 12 {
                 // High-s twin.
-                s = common::to_be32(&(&n - common::from_be(&s)));
+                s = asmcrypto_testkit::curve::neg_n(&s);
                 recid ^= 1;
             }
-            let mut sig = common::sig65(&r, &s, recid + if rng.below(2) == 0 { 0 } else { 27 });
+            let mut sig = sig65(&r, &s, recid + if rng.below(2) == 0 { 0 } else { 27 });
             match kind {
                 12 => sig[64] = rng.below(256) as u8,
                 13 => sig[..32].fill(0),
-                14 => sig[32..64].copy_from_slice(&common::to_be32(&n)),
+                14 => sig[32..64].copy_from_slice(&asmcrypto_testkit::curve::N),
                 15 | 16 => sig[rng.below(32) as usize] ^= 1 << rng.below(8),
                 17 => hash = [0xff; 32],
                 18 | 19 => return at_infinity(&mut rng),
@@ -59,61 +86,87 @@ fn inputs(seed: u64, count: usize) -> Vec<Signed> {
         .collect()
 }
 
-fn want(v: &[Signed]) -> Vec<Result<[u8; 20], asmcrypto::Error>> {
-    v.iter()
-        .map(|(h, s)| asmcrypto::recover_address(h, s))
-        .collect()
+/// `paths` on `v` against the scalar core (with eight inputs, `recover_addresses_batch`
+/// too); returns the scalar core's results.
+fn check_on(paths: &[BatchPath], v: &[Signed], what: &str) -> Vec<Result<[u8; 20], Error>> {
+    let expected = scalar_core(v);
+    let ran = check_paths(paths, v, &expected, what);
+    let can_run = paths.iter().filter(|&&p| paths::available(p)).count();
+    assert_eq!(ran, can_run, "{what}: paths that ran");
+    expected
+}
+
+/// Every path on `v` against the scalar core.
+fn check(v: &[Signed], what: &str) -> Vec<Result<[u8; 20], Error>> {
+    let every = every();
+    assert!(every.len() >= 6);
+    check_on(&every, v, what)
+}
+
+#[test]
+fn published_vectors_at_every_length_and_lane_position() {
+    let cases = published();
+    let inputs: Vec<Signed> = cases.iter().map(|c| c.0).collect();
+    let expected = check(&inputs, "published");
+    for (i, (r, (_, want))) in expected.iter().zip(&cases).enumerate() {
+        assert_eq!(r.ok(), *want, "case {i}");
+    }
+    // Every tail length.
+    for len in 0..=17 {
+        check(&inputs[..len], &format!("published, first {len}"));
+    }
+    // Rotate the data so each vector visits every lane position.
+    for shift in 0..8 {
+        let rotated: Vec<_> = cases
+            .iter()
+            .cycle()
+            .skip(shift)
+            .take(cases.len() - cases.len() % 8)
+            .cloned()
+            .collect();
+        for group in rotated.chunks_exact(8) {
+            let g: Vec<Signed> = group.iter().map(|c| c.0).collect();
+            let got = check(&g, &format!("published, shift {shift}"));
+            for (r, (_, want)) in got.iter().zip(group) {
+                assert_eq!(r.ok(), *want);
+            }
+        }
+    }
 }
 
 #[test]
 fn ten_thousand_signatures_through_every_path() {
     let v = inputs(1, 10_240);
-    let expected = want(&v);
+    // The portable engine (plain Rust, the slowest path) on the first 400 groups of eight
+    // only, below.
+    let fast: Vec<BatchPath> = every()
+        .into_iter()
+        .filter(|&p| p != BatchPath::PortableLanes)
+        .collect();
+    let expected = check_on(&fast, &v, "10,240 seeded");
     let infinity = expected
         .iter()
-        .filter(|r| **r == Err(asmcrypto::Error::PointAtInfinity))
+        .filter(|r| **r == Err(Error::PointAtInfinity))
         .count();
     assert!(infinity > 100, "crafted lanes present: {infinity}");
     assert!(expected.iter().filter(|r| r.is_ok()).count() > 8000);
-    assert_eq!(asmcrypto::recover_addresses(&v), expected);
-    assert_eq!(
-        recover_addresses_on(BatchPath::Affine, &v).expect("every CPU"),
-        expected
-    );
-    assert_eq!(
-        recover_addresses_on(BatchPath::Interleaved { group: 8 }, &v).expect("every CPU"),
-        expected
-    );
-    for (g, w) in v.chunks_exact(8).zip(expected.chunks_exact(8)).take(400) {
-        let g: &[Signed; 8] = g.try_into().unwrap();
-        assert_eq!(asmcrypto::recover_addresses_batch(g).as_slice(), w);
-        assert_eq!(
-            recover_addresses_on(BatchPath::PortableLanes, g)
-                .expect("every CPU")
-                .as_slice(),
-            w
-        );
+    for (i, (g, w)) in v
+        .chunks_exact(8)
+        .zip(expected.chunks_exact(8))
+        .take(400)
+        .enumerate()
+    {
+        let got = check_on(&[BatchPath::PortableLanes], g, &format!("group {i}"));
+        assert_eq!(got, w);
     }
 }
 
 #[test]
 fn every_batch_size_and_lane_position() {
     let v = inputs(2, 70 + 8);
-    for len in 1..=70 {
+    for len in 0..=70 {
         for start in [0, 1, 5] {
-            let s = &v[start..start + len];
-            let expected = want(s);
-            assert_eq!(asmcrypto::recover_addresses(s), expected, "len {len}");
-            assert_eq!(
-                recover_addresses_on(BatchPath::Affine, s).expect("every CPU"),
-                expected,
-                "affine len {len}"
-            );
-            assert_eq!(
-                recover_addresses_on(BatchPath::Interleaved { group: 8 }, s).expect("every CPU"),
-                expected,
-                "interleaved len {len}"
-            );
+            check(&v[start..start + len], &format!("len {len} from {start}"));
         }
     }
     // A crafted lane and an invalid lane at every position of a batch of eight.
@@ -127,51 +180,111 @@ fn every_batch_size_and_lane_position() {
         let mut g: [Signed; 8] = base.clone().try_into().unwrap();
         g[pos] = at_infinity(&mut rng);
         g[(pos + 3) % 8].1[64] = 5;
-        let expected = want(&g);
-        assert_eq!(expected[pos], Err(asmcrypto::Error::PointAtInfinity));
-        assert_eq!(asmcrypto::recover_addresses_batch(&g).to_vec(), expected);
-        assert_eq!(
-            recover_addresses_on(BatchPath::PortableLanes, &g).expect("every CPU"),
-            expected
-        );
-        assert_eq!(
-            recover_addresses_on(BatchPath::Affine, &g).expect("every CPU"),
-            expected
-        );
-        assert_eq!(
-            recover_addresses_on(BatchPath::Interleaved { group: 8 }, &g).expect("every CPU"),
-            expected
-        );
+        let expected = check(&g, &format!("crafted lane {pos}"));
+        assert_eq!(expected[pos], Err(Error::PointAtInfinity));
+        assert_eq!(expected[(pos + 3) % 8], Err(Error::InvalidRecoveryId(5)));
     }
 }
 
 #[test]
 fn large_batches() {
     for (seed, len) in [(5u64, 255usize), (6, 256), (7, 257), (8, 1000)] {
-        let v = inputs(seed, len);
-        let expected = want(&v);
-        assert_eq!(asmcrypto::recover_addresses(&v), expected, "len {len}");
-        assert_eq!(
-            recover_addresses_on(BatchPath::Affine, &v).expect("every CPU"),
-            expected,
-            "affine len {len}"
-        );
+        check(&inputs(seed, len), &format!("len {len}"));
     }
 }
 
 #[test]
 fn agrees_with_libsecp256k1() {
     // The scalar core is itself checked against the oracles elsewhere; here one more
-    // direct comparison of the batch output with libsecp256k1.
+    // direct comparison of every path's output with libsecp256k1.
     let v = inputs(9, 512);
-    for ((h, s), got) in v.iter().zip(asmcrypto::recover_addresses(&v)) {
-        let oracle = if matches!(s[64], 0 | 1 | 27 | 28) {
-            let (r, sv): ([u8; 32], [u8; 32]) =
-                (s[..32].try_into().unwrap(), s[32..64].try_into().unwrap());
-            common::secp_recover(h, &r, &sv, s[64] % 27).map(|k| common::address_of_key(&k))
-        } else {
-            None
-        };
-        assert_eq!(got.ok(), oracle);
+    let oracle: Vec<Option<[u8; 20]>> = v
+        .iter()
+        .map(|(h, s)| {
+            if !matches!(s[64], 0 | 1 | 27 | 28) {
+                return None;
+            }
+            let (r, sv) = asmcrypto_testkit::sig::split_rs(s);
+            secp_recover(h, &r, &sv, s[64] % 27).map(|k| address_of_key(&k))
+        })
+        .collect();
+    for path in paths::every_available(&[8, 3]) {
+        let got = paths::run(path, &v).expect("available");
+        let got: Vec<_> = got.into_iter().map(Result::ok).collect();
+        assert_eq!(got, oracle, "{path:?}");
+    }
+}
+
+/// The soak runner's hostile mix (special values, bit flips, every v, random bytes,
+/// recovery ids 2/3, crafted keys at infinity, r off the curve, r or s out of range)
+/// against the strict model itself, at several lengths.
+#[test]
+fn hostile_mix_against_the_model() {
+    let mut g = Generator::with_reference(0x5047_a11e, Reference::strict());
+    for len in [8, 37, 200, 700] {
+        let cases = g.generate(len);
+        let v: Vec<Signed> = cases.iter().map(|c| c.signed()).collect();
+        let want: Vec<_> = cases.iter().map(|c| c.want_addr).collect();
+        let ran = check_paths(&every(), &v, &want, &format!("hostile, len {len}"));
+        assert!(ran >= 5);
+        assert_eq!(scalar_core(&v), want, "hostile, len {len}: recover_address");
+        let failures = want.iter().filter(|w| w.is_err()).count();
+        assert!(failures > len / 8, "len {len}: {failures} failing lanes");
+    }
+    assert!(g.reference.take_inconsistencies().is_empty());
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn backend_is_reported() {
+    let b = asmcrypto::backend();
+    assert!(b == "avx512-ifma" || b == "scalar", "{b}");
+    let has = std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512ifma");
+    assert_eq!(b == "avx512-ifma", has);
+    assert_eq!(paths::available(BatchPath::Avx512Lanes), has);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(64)))]
+
+    /// Many k256 signatures (some corrupted) through every batch path, against the
+    /// expected address of each (or `recover_address` where the signature was corrupted).
+    #[test]
+    fn batch_paths_recover_k256_signatures(
+        items in prop::collection::vec(
+            (any::<[u8; 32]>(), any::<[u8; 32]>(), any::<bool>(), any::<bool>(), 0u8..8),
+            1..=20,
+        ),
+        group in 1usize..=16,
+    ) {
+        let mut inputs = Vec::new();
+        let mut want = Vec::new();
+        for (secret, hash, high, v27, corrupt) in items {
+            let Some((hash, mut sig, key)) = k256_signed(&secret, &hash, high, v27) else {
+                continue;
+            };
+            match corrupt {
+                0 => sig[64] = 5,
+                1 => sig[..32].fill(0),
+                2 => sig[40] ^= 0x10,
+                _ => {}
+            }
+            want.push(match corrupt {
+                0 => Err(Error::InvalidRecoveryId(5)),
+                1 => Err(Error::InvalidR),
+                2 => asmcrypto::recover_address(&hash, &sig),
+                _ => Ok(address_of_key(&key)),
+            });
+            inputs.push((hash, sig));
+        }
+        prop_assume!(!inputs.is_empty());
+        let every = paths::every(&[group]);
+        check_paths(&every, &inputs, &want, "k256 signatures");
+        let len = inputs.len();
+        let eight: [Signed; 8] = core::array::from_fn(|i| inputs[i % len]);
+        let want8: [Result<[u8; 20], Error>; 8] = core::array::from_fn(|i| want[i % len]);
+        check_paths(&every, &eight, &want8, "k256 signatures, cycled to eight");
     }
 }

@@ -2,10 +2,8 @@
 //! public entry point of `asmcrypto`, compared byte for byte with `secp256k1` (libsecp256k1)
 //! and `k256`, each recovering independently, and with Keccak-256 from `sha3`.
 
-mod common;
-
 use asmcrypto::{Error, ecrecover, ecrecover_precompile, recover_address, recover_public_key};
-use common::*;
+use asmcrypto_testkit::*;
 use num_bigint::BigUint;
 
 /// A message hash: mostly random, sometimes 0, n, ≥ n or small.

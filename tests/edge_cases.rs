@@ -2,12 +2,10 @@
 //! hashes 0 and ≥ n, keys at infinity, every v and every recid, recid 2 and 3, precompile
 //! inputs of every length, malformed v words, the error type, and random bytes.
 
-mod common;
-
 use asmcrypto::{
     Error, ecrecover, ecrecover_precompile, keccak256, recover_address, recover_public_key,
 };
-use common::*;
+use asmcrypto_testkit::*;
 use num_bigint::BigUint;
 
 fn big(k: u64) -> BigUint {
@@ -90,20 +88,7 @@ fn r_and_s_range_limits() {
     let n = n();
     let p = p();
     let (hash, r_ok, s_ok, _, _) = real_signature(&mut rng);
-    let out_of_range = [
-        big(0),
-        n.clone(),
-        &n + big(1),
-        &n + big(2),
-        // Between n and p: a valid field element, but r ≥ n.
-        &n + (&p - &n) / big(2),
-        &p - big(1),
-        p.clone(),
-        &p + big(1),
-        two_256() - big(1),
-    ];
-    for bad in &out_of_range {
-        let bad = to_be32(bad);
+    for bad in asmcrypto_testkit::edge::out_of_range() {
         assert_fails(&hash, &bad, &s_ok, Error::InvalidR);
         assert_fails(&hash, &r_ok, &bad, Error::InvalidS);
         // r is checked before s.
@@ -118,18 +103,11 @@ fn r_and_s_range_limits() {
     assert_fails(&hash, &to_be32(&x), &s_ok, Error::InvalidR);
 
     // The largest and smallest in-range values, against the model (and so the oracles).
-    let in_range = [
-        big(1),
-        big(2),
-        &n - big(1),
-        &n - big(2),
-        &n >> 1usize,
-        (&n >> 1usize) + big(1),
-    ];
+    let in_range = asmcrypto_testkit::edge::in_range_extremes();
     let mut seen_ok = 0;
     for a in &in_range {
         for b in &in_range {
-            let (r, s) = (to_be32(a), to_be32(b));
+            let (r, s) = (*a, *b);
             for v in [0u8, 1, 27, 28] {
                 seen_ok += usize::from(check_all(&hash, &r, &s, v).is_ok());
             }
@@ -144,9 +122,9 @@ fn r_and_s_range_limits() {
         }
         // Extreme s with the real r, extreme r with the real s.
         for v in [0u8, 1, 27, 28] {
-            let with_s = check_all(&hash, &r_ok, &to_be32(a), v);
+            let with_s = check_all(&hash, &r_ok, a, v);
             seen_ok += usize::from(with_s.is_ok());
-            let _ = check_all(&hash, &to_be32(a), &s_ok, v);
+            let _ = check_all(&hash, a, &s_ok, v);
         }
     }
     assert!(seen_ok > 0);
@@ -536,19 +514,12 @@ fn recid_2_and_3_constructed() {
 
 /// The reference for the precompile, built from asmcrypto's other entry points.
 fn precompile_via_recover(input: &[u8]) -> Option<[u8; 32]> {
-    let mut buf = [0u8; 128];
-    let len = input.len().min(128);
-    buf[..len].copy_from_slice(&input[..len]);
-    if buf[32..63].iter().any(|&b| b != 0) || !matches!(buf[63], 27 | 28) {
-        return None;
-    }
-    let hash: [u8; 32] = buf[..32].try_into().unwrap();
-    let r: [u8; 32] = buf[64..96].try_into().unwrap();
-    let s: [u8; 32] = buf[96..].try_into().unwrap();
-    let a = recover_address(&hash, &sig65(&r, &s, buf[63]))
+    let PrecompileInput { hash, v, r, s } = PrecompileInput::parse(input);
+    let v = v?;
+    let a = recover_address(&hash, &sig65(&r, &s, v))
         .ok()
         .map(|a| address_word(&a));
-    let b = ecrecover(&sig64(&r, &s), buf[63] - 27, &hash).ok();
+    let b = ecrecover(&sig64(&r, &s), v - 27, &hash).ok();
     assert_eq!(a, b);
     a
 }

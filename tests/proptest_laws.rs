@@ -1,20 +1,22 @@
 //! Property tests: the field (mod p) and scalar (mod n) arithmetic of the scalar core
 //! against `num-bigint` and against the algebraic laws, and recovery of signatures made by
-//! `k256` through every entry point and batch path.
+//! `k256` through every single-signature entry point (the batch paths' property test is in
+//! `tests/batch_paths.rs`).
 //!
 //! The arithmetic types are reached through the hidden `asmcrypto::internals` module. Field
 //! elements are drawn as any 256-bit value (the representation is "weakly reduced": every
 //! value below 2²⁵⁶ is a valid input), with extra weight on values near 0, p and 2²⁵⁶.
 //!
-//! Cases: 1024 for each of the seven arithmetic properties, 256 single signatures, 64 batches
-//! of up to 20 signatures (7,488 in all, about a second). `PROPTEST_CASES=N` runs N cases of
-//! every property instead. See `doc/reliability.md`.
-
-mod common;
+//! Cases: 1024 for each of the seven arithmetic properties and 256 single signatures (7,424
+//! in all, about a second). `PROPTEST_CASES=N` runs N cases of every property instead. See
+//! `doc/reliability.md`.
 
 use asmcrypto::Error;
-use asmcrypto::internals::{self, BatchPath, FieldElement as Fe, InversionSchedule as S, Scalar};
-use k256::ecdsa::SigningKey;
+use asmcrypto::internals::{self, FieldElement as Fe, InversionSchedule as S, Scalar};
+use asmcrypto_testkit::oracle::k256_signed;
+use asmcrypto_testkit::{
+    address_of_key, address_word, n, p, precompile_input, proptest_cases, to_be32, two_256,
+};
 use num_bigint::BigUint;
 use proptest::prelude::*;
 
@@ -30,13 +32,9 @@ fn big(w: [u64; 4]) -> BigUint {
     BigUint::from_bytes_be(&b)
 }
 
-fn be32(x: &BigUint) -> [u8; 32] {
-    common::to_be32(x)
-}
-
 /// The value of a field element mod p.
 fn fv(x: &Fe) -> BigUint {
-    big(x.to_u64x4()) % common::p()
+    big(x.to_u64x4()) % p()
 }
 
 fn sv(x: &Scalar) -> BigUint {
@@ -110,9 +108,9 @@ fn fe() -> impl Strategy<Value = Fe> {
 fn scalar_bytes() -> impl Strategy<Value = [u8; 32]> {
     prop_oneof![
         6 => any::<[u8; 32]>(),
-        1 => (0u64..1000).prop_map(|k| be32(&BigUint::from(k))),
-        1 => (0u64..2000).prop_map(|k| be32(&(big(N_WORDS) + BigUint::from(k) - BigUint::from(1000u32)))),
-        1 => (0u64..1000).prop_map(|k| be32(&(common::two_256() - BigUint::from(k + 1)))),
+        1 => (0u64..1000).prop_map(|k| to_be32(&BigUint::from(k))),
+        1 => (0u64..2000).prop_map(|k| to_be32(&(big(N_WORDS) + BigUint::from(k) - BigUint::from(1000u32)))),
+        1 => (0u64..1000).prop_map(|k| to_be32(&(two_256() - BigUint::from(k + 1)))),
     ]
 }
 
@@ -121,30 +119,18 @@ fn scalar() -> impl Strategy<Value = Scalar> {
     scalar_bytes().prop_map(|b| Scalar::from_bytes_reduced(&b))
 }
 
-/// `cases` per property, unless `PROPTEST_CASES` says otherwise (for longer runs).
-fn cfg(cases: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(cases);
-    ProptestConfig {
-        cases,
-        ..ProptestConfig::default()
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // Field
 // ---------------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(cfg(1024))]
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(1024)))]
 
     /// Every operation agrees with big-integer arithmetic mod p, and the canonical forms
     /// (normalize, to_bytes, from_bytes) are what they should be.
     #[test]
     fn field_ops_match_bigint(a in fe(), b in fe(), k in any::<u64>(), sh in 1u32..=8) {
-        let p = common::p();
+        let p = p();
         let (x, y) = (fv(&a), fv(&b));
         prop_assert_eq!(fv(&a.add(&b)), (&x + &y) % &p);
         prop_assert_eq!(fv(&a.sub(&b)), (&x + &p - &y) % &p);
@@ -158,12 +144,12 @@ proptest! {
         let n = a.normalize();
         prop_assert!(n.is_normalized());
         prop_assert_eq!(big(n.to_u64x4()), x.clone());
-        prop_assert_eq!(a.to_bytes(), be32(&x));
+        prop_assert_eq!(a.to_bytes(), to_be32(&x));
         prop_assert_eq!(a.is_zero(), x == BigUint::from(0u32));
         prop_assert_eq!(a.is_odd(), x.bit(0));
         prop_assert_eq!(a.equals(&b), x == y);
         // from_bytes accepts exactly the values below p.
-        let raw = be32(&big(a.to_u64x4()));
+        let raw = to_be32(&big(a.to_u64x4()));
         let parsed = Fe::from_bytes(&raw);
         prop_assert_eq!(parsed.is_some(), big(a.to_u64x4()) < p);
         if let Some(f) = parsed {
@@ -195,7 +181,7 @@ proptest! {
     /// The inverse: a · a⁻¹ = 1, (a⁻¹)⁻¹ = a, a⁻¹ = a^(p−2), 0⁻¹ = 0.
     #[test]
     fn field_inverse(a in fe()) {
-        let p = common::p();
+        let p = p();
         let x = fv(&a);
         let inv = a.inv();
         if x == BigUint::from(0u32) {
@@ -211,7 +197,7 @@ proptest! {
     /// the side-by-side version gives the same answers; sqr_n is repeated squaring.
     #[test]
     fn field_sqrt(a in fe(), b in fe(), c in fe(), k in 0u32..40) {
-        let p = common::p();
+        let p = p();
         let sq = a.sqr();
         let r = sq.sqrt();
         prop_assert!(r.is_some());
@@ -264,7 +250,7 @@ proptest! {
 // ---------------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(cfg(1024))]
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(1024)))]
 
     /// Parsing, reduction and every operation against big-integer arithmetic mod n.
     #[test]
@@ -275,7 +261,7 @@ proptest! {
         offset in 0u32..256,
         count in 1u32..=32,
     ) {
-        let n = common::n();
+        let n = n();
         let (xa, xb) = (BigUint::from_bytes_be(&ab), BigUint::from_bytes_be(&bb));
         let parsed = Scalar::from_bytes(&ab);
         prop_assert_eq!(parsed.is_some(), xa < n);
@@ -305,7 +291,7 @@ proptest! {
     /// Commutativity, associativity, distributivity, negation and the inverse.
     #[test]
     fn scalar_laws(a in scalar(), b in scalar(), c in scalar()) {
-        let n = common::n();
+        let n = n();
         prop_assert_eq!(a.add(&b), b.add(&a));
         prop_assert_eq!(a.mul(&b), b.mul(&a));
         prop_assert_eq!(a.add(&b).add(&c), a.add(&b.add(&c)));
@@ -331,35 +317,8 @@ proptest! {
 // Recovery of k256 signatures
 // ---------------------------------------------------------------------------------------
 
-/// (hash, r ‖ s ‖ v, expected key) for a k256 signature; `high` replaces s by n − s (and
-/// flips the parity), `v27` adds 27 to v. `None` for an invalid key or recid ≥ 2.
-fn k256_signed(
-    secret: &[u8; 32],
-    hash: &[u8; 32],
-    high: bool,
-    v27: bool,
-) -> Option<([u8; 32], [u8; 65], [u8; 64])> {
-    let sk = SigningKey::from_slice(secret).ok()?;
-    let (sig, recid) = sk.sign_prehash_recoverable(hash);
-    let mut recid = recid.to_byte();
-    if recid > 1 {
-        return None;
-    }
-    let bytes = sig.to_bytes();
-    let r: [u8; 32] = bytes[..32].try_into().unwrap();
-    let mut s: [u8; 32] = bytes[32..].try_into().unwrap();
-    if high {
-        s = be32(&(common::n() - BigUint::from_bytes_be(&s)));
-        recid ^= 1;
-    }
-    let point = sk.verifying_key().to_sec1_point(false);
-    let key: [u8; 64] = point.as_bytes()[1..].try_into().unwrap();
-    let sig65 = common::sig65(&r, &s, recid + if v27 { 27 } else { 0 });
-    Some((*hash, sig65, key))
-}
-
 proptest! {
-    #![proptest_config(cfg(256))]
+    #![proptest_config(ProptestConfig::with_cases(proptest_cases(256)))]
 
     /// One signature through every single-signature entry point (both v encodings, the
     /// precompile with exact, short-padded and over-long input) and an 8-lane batch.
@@ -374,7 +333,7 @@ proptest! {
         let signed = k256_signed(&secret, &hash, high, v27);
         prop_assume!(signed.is_some());
         let (hash, sig, key) = signed.unwrap();
-        let addr = common::address_of_key(&key);
+        let addr = address_of_key(&key);
         let parity = sig[64] % 27;
         prop_assert_eq!(asmcrypto::recover_public_key(&hash, &sig), Ok(key));
         prop_assert_eq!(asmcrypto::recover_address(&hash, &sig), Ok(addr));
@@ -382,69 +341,24 @@ proptest! {
         other[64] = parity + if v27 { 0 } else { 27 };
         prop_assert_eq!(asmcrypto::recover_address(&hash, &other), Ok(addr));
         let sig64: [u8; 64] = sig[..64].try_into().unwrap();
-        prop_assert_eq!(asmcrypto::ecrecover(&sig64, parity, &hash), Ok(common::address_word(&addr)));
+        prop_assert_eq!(asmcrypto::ecrecover(&sig64, parity, &hash), Ok(address_word(&addr)));
         // The wrong parity recovers some other key, never this one.
-        prop_assert_ne!(asmcrypto::ecrecover(&sig64, parity ^ 1, &hash), Ok(common::address_word(&addr)));
-        let mut input = common::precompile_input(
+        prop_assert_ne!(asmcrypto::ecrecover(&sig64, parity ^ 1, &hash), Ok(address_word(&addr)));
+        let mut input = precompile_input(
             &hash,
             parity + 27,
             &sig[..32].try_into().unwrap(),
             &sig[32..64].try_into().unwrap(),
         )
         .to_vec();
-        prop_assert_eq!(asmcrypto::ecrecover_precompile(&input), Some(common::address_word(&addr)));
+        prop_assert_eq!(asmcrypto::ecrecover_precompile(&input), Some(address_word(&addr)));
         input.extend(std::iter::repeat_n(0xa5, extra));
-        prop_assert_eq!(asmcrypto::ecrecover_precompile(&input), Some(common::address_word(&addr)));
+        prop_assert_eq!(asmcrypto::ecrecover_precompile(&input), Some(address_word(&addr)));
         // v as a raw 0/1 is not a precompile v.
         input[63] = parity;
         prop_assert_eq!(asmcrypto::ecrecover_precompile(&input), None);
         let mut bad = sig;
         bad[64] = 2;
         prop_assert_eq!(asmcrypto::recover_address(&hash, &bad), Err(Error::InvalidRecoveryId(2)));
-    }
-}
-
-proptest! {
-    #![proptest_config(cfg(64))]
-
-    /// Many signatures (some corrupted) through every batch path, against the expected
-    /// address of each (or `recover_address` where the signature was corrupted).
-    #[test]
-    fn batch_paths_recover_k256_signatures(
-        items in prop::collection::vec(
-            (any::<[u8; 32]>(), any::<[u8; 32]>(), any::<bool>(), any::<bool>(), 0u8..8),
-            1..=20,
-        ),
-        group in 1usize..=16,
-    ) {
-        let mut inputs = Vec::new();
-        let mut want = Vec::new();
-        for (secret, hash, high, v27, corrupt) in items {
-            let Some((hash, mut sig, key)) = k256_signed(&secret, &hash, high, v27) else {
-                continue;
-            };
-            match corrupt {
-                0 => sig[64] = 5,
-                1 => sig[..32].fill(0),
-                2 => sig[40] ^= 0x10,
-                _ => {}
-            }
-            want.push(match corrupt {
-                0 => Err(Error::InvalidRecoveryId(5)),
-                1 => Err(Error::InvalidR),
-                2 => asmcrypto::recover_address(&hash, &sig),
-                _ => Ok(common::address_of_key(&key)),
-            });
-            inputs.push((hash, sig));
-        }
-        prop_assume!(!inputs.is_empty());
-        prop_assert_eq!(&asmcrypto::recover_addresses(&inputs), &want);
-        prop_assert_eq!(&internals::recover_addresses_on(BatchPath::Affine, &inputs).expect("every CPU"), &want);
-        prop_assert_eq!(&internals::recover_addresses_on(BatchPath::Interleaved { group }, &inputs).expect("every CPU"), &want);
-        let len = inputs.len();
-        let eight: [([u8; 32], [u8; 65]); 8] = core::array::from_fn(|i| inputs[i % len]);
-        let want8: [Result<[u8; 20], Error>; 8] = core::array::from_fn(|i| want[i % len]);
-        prop_assert_eq!(asmcrypto::recover_addresses_batch(&eight), want8);
-        prop_assert_eq!(internals::recover_addresses_on(BatchPath::PortableLanes, &eight).expect("every CPU"), want8.to_vec());
     }
 }

@@ -13,12 +13,12 @@
 
 #![cfg(feature = "revm")]
 
-mod common;
-
 use std::process::{Command, Stdio};
 
 use asmcrypto::adapters::{RevmCrypto, install_revm_crypto};
-use common::*;
+use asmcrypto_testkit::edge::{invalid_scalar, message_hash};
+use asmcrypto_testkit::samples::precompile_vectors;
+use asmcrypto_testkit::*;
 use num_bigint::BigUint;
 use revm_precompile::{Crypto, DefaultCrypto, PrecompileHalt, Precompiles, u64_to_address};
 
@@ -36,17 +36,13 @@ struct Input {
 }
 
 fn published_inputs() -> Vec<Input> {
-    let text = include_str!("data/precompile_ecrecover.jsonl");
     let mut out = Vec::new();
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).expect("valid JSON line");
-        let name = v["name"].as_str().expect("name");
-        let input = hex_to_vec(v["input"].as_str().expect("input"));
-        let expected = hex_to_vec(v["expected"].as_str().expect("expected"));
+    for v in precompile_vectors() {
+        let expected = v.expected.map_or(Vec::new(), |w| w.to_vec());
         for gas_limit in [GAS, 100_000, GAS - 1] {
             out.push(Input {
-                what: format!("{name} (gas limit {gas_limit})"),
-                bytes: input.clone(),
+                what: format!("{} (gas limit {gas_limit})", v.name),
+                bytes: v.input.clone(),
                 gas_limit,
                 expected: Some(expected.clone()),
             });
@@ -69,12 +65,7 @@ fn random_inputs(count: usize) -> Vec<Input> {
     let mut out = Vec::with_capacity(count);
     for i in 0..count {
         let secret = rng.scalar();
-        let hash = match rng.below(16) {
-            0 => [0u8; 32],
-            1 => to_be32(&n),
-            2 => [0xff; 32],
-            _ => rng.bytes32(),
-        };
+        let hash = message_hash(&mut rng);
         let (mut r, mut s, recid) = sign(&secret, &hash);
         let mut v = 27 + recid;
         let kind = i % 16;
@@ -88,8 +79,8 @@ fn random_inputs(count: usize) -> Vec<Input> {
             }
             5 => v = if v == 27 { 28 } else { 27 },
             6 => v = [0, 1, 2, 3, 26, 29, 255][rng.below(7) as usize],
-            7 => r = [[0u8; 32], to_be32(&n), [0xff; 32]][rng.below(3) as usize],
-            8 => s = [[0u8; 32], to_be32(&n), [0xff; 32]][rng.below(3) as usize],
+            7 => r = invalid_scalar(&mut rng),
+            8 => s = invalid_scalar(&mut rng),
             9 => loop {
                 let x = rng.scalar();
                 if !is_x_coordinate(&from_be(&x)) {
@@ -268,7 +259,7 @@ fn hook_matches_revm_default_crypto() {
             2 => s = to_be32(&(&n - from_be(&s))),
             // r < p − n, so that recovery ids 2 and 3 (x = r + n) can succeed.
             3 => r = to_be32(&(from_be(&rng.bytes32()) % &p_minus_n)),
-            4 => r = [[0u8; 32], to_be32(&n), [0xff; 32]][rng.below(3) as usize],
+            4 => r = invalid_scalar(&mut rng),
             _ => {
                 r = rng.bytes32();
                 s = rng.bytes32();

@@ -1,26 +1,9 @@
 //! Published vectors: EVM `ecrecover` precompile cases (go-ethereum, evmone, Besu) and
 //! transaction senders from ethereum/tests, checked through every public entry point.
 
-mod common;
-
 use asmcrypto::{ecrecover, ecrecover_precompile, recover_address, recover_public_key};
-use common::*;
-use serde_json::Value;
-
-const PRECOMPILE: &str = include_str!("data/precompile_ecrecover.jsonl");
-const TX_SENDERS: &str = include_str!("data/tx_senders.jsonl");
-
-fn lines(data: &str) -> impl Iterator<Item = Value> + '_ {
-    data.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<Value>(l).expect("valid JSON line"))
-}
-
-fn field<'a>(v: &'a Value, name: &str) -> &'a str {
-    v[name]
-        .as_str()
-        .unwrap_or_else(|| panic!("field {name} missing in {v}"))
-}
+use asmcrypto_testkit::samples;
+use asmcrypto_testkit::*;
 
 #[test]
 fn precompile_vectors() {
@@ -28,45 +11,29 @@ fn precompile_vectors() {
     let mut well_formed = 0;
     let mut succeeding = 0;
     let mut sources = std::collections::BTreeSet::new();
-    for case in lines(PRECOMPILE) {
+    for case in samples::precompile_vectors() {
         total += 1;
-        let name = field(&case, "name");
-        sources.insert(field(&case, "source").split('@').next().unwrap().to_owned());
-        let input = hex_to_vec(field(&case, "input"));
-        let expected_hex = field(&case, "expected");
-        let expected: Option<[u8; 32]> = if expected_hex.is_empty() {
-            None
-        } else {
-            Some(hex32(expected_hex))
-        };
+        let name = &case.name;
+        sources.insert(case.source.split('@').next().unwrap().to_owned());
+        let input = &case.input;
+        let expected = case.expected;
         if let Some(w) = expected {
             assert_eq!(&w[..12], &[0u8; 12], "{name}: malformed expected word");
             succeeding += 1;
         }
 
         // The published output, byte for byte.
-        assert_eq!(ecrecover_precompile(&input), expected, "{name}");
+        assert_eq!(ecrecover_precompile(input), expected, "{name}");
         // The reference model (secp256k1 + k256 + sha3) agrees with the published output.
-        assert_eq!(
-            model_precompile(&input),
-            expected,
-            "{name}: reference model"
-        );
+        assert_eq!(model_precompile(input), expected, "{name}: reference model");
 
         // Well-formed v word: also through recover_address and ecrecover.
-        let mut buf = [0u8; 128];
-        let len = input.len().min(128);
-        buf[..len].copy_from_slice(&input[..len]);
-        let hash: [u8; 32] = buf[..32].try_into().unwrap();
-        let r: [u8; 32] = buf[64..96].try_into().unwrap();
-        let s: [u8; 32] = buf[96..].try_into().unwrap();
-        let v_ok = buf[32..63].iter().all(|&b| b == 0) && matches!(buf[63], 27 | 28);
-        if !v_ok {
+        let PrecompileInput { hash, v, r, s } = PrecompileInput::parse(input);
+        let Some(v) = v else {
             assert_eq!(expected, None, "{name}: malformed v must give empty output");
             continue;
-        }
+        };
         well_formed += 1;
-        let v = buf[63];
         let recid = v - 27;
         for v in [v, recid] {
             let addr = recover_address(&hash, &sig65(&r, &s, v));
@@ -114,20 +81,14 @@ fn tx_sender_vectors() {
     let mut by_recid = [0usize; 2];
     let mut tx_types = std::collections::BTreeSet::new();
     let half_n = n() >> 1usize;
-    for case in lines(TX_SENDERS) {
+    for case in samples::tx_senders() {
         total += 1;
-        let name = field(&case, "name");
-        let hash = hex32(field(&case, "hash"));
-        let r = hex32(field(&case, "r"));
-        let s = hex32(field(&case, "s"));
-        let recid = u8::try_from(case["recid"].as_u64().expect("recid")).unwrap();
+        let name = &case.name;
+        let (hash, r, s, recid, address) = (case.hash, case.r, case.s, case.recid, case.address);
         assert!(recid <= 1, "{name}: recid {recid}");
         by_recid[usize::from(recid)] += 1;
-        let address: [u8; 20] = hex_to_vec(field(&case, "address"))
-            .try_into()
-            .expect("20 bytes");
-        tx_types.insert(case["tx_type"].as_u64().expect("tx_type"));
-        let is_high_s = case["high_s"].as_bool().expect("high_s");
+        tx_types.insert(case.tx_type);
+        let is_high_s = case.high_s;
         assert_eq!(is_high_s, from_be(&s) > half_n, "{name}: high_s flag");
         if is_high_s {
             high_s += 1;

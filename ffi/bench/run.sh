@@ -9,9 +9,9 @@ CC=${CC:-cc}
 target=${CARGO_TARGET_DIR:-target}
 
 cargo build --release -p asmcrypto-ffi
-# secp256k1-sys (a dev-dependency of the root crate, with its recovery module) builds its
-# vendored C library in release for the root crate's examples.
-cargo build --release --example compare
+# secp256k1-sys (with its recovery module, a dependency of the shared test support) builds
+# its vendored C library in release for the repository's tools.
+cargo build --release -p asmcrypto-tools --bin recover_loop
 
 vendored=()
 for a in "$target"/release/build/secp256k1-sys-*/out/libsecp256k1.a; do

@@ -3,7 +3,7 @@
 
 #![no_main]
 
-use asmcrypto_fuzz::keccak;
+use asmcrypto_testkit::keccak;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

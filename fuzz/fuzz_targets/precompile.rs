@@ -1,9 +1,10 @@
-//! Arbitrary bytes → `ecrecover_precompile` against the precompile's definition built on
-//! libsecp256k1; also with the v word forced to 27/28 so that most inputs reach recovery.
+//! Arbitrary bytes → `ecrecover_precompile` against the precompile's definition in the
+//! strict reference model (libsecp256k1 and k256); also with the v word forced to 27/28 so
+//! that most inputs reach recovery.
 
 #![no_main]
 
-use asmcrypto_fuzz::expected_precompile;
+use asmcrypto_testkit::model_precompile as expected_precompile;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

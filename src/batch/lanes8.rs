@@ -125,8 +125,8 @@ pub(crate) fn run_emulated(
 mod tests {
     use super::*;
     use crate::batch::{recover_addresses, recover_addresses_batch};
-    use crate::lanes::field::tests::rng;
     use crate::lanes::portable::Portable;
+    use crate::test_support::rng::splitmix64 as rng;
 
     /// Seeded signatures: mostly real ones (signed with libsecp256k1, low and high s, both
     /// parities), with invalid lanes of every kind mixed in at every position.

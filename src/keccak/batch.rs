@@ -164,18 +164,7 @@ mod tests {
         assert_eq!(crate::lanes::keccak::RHO, super::super::permutation::RHO);
     }
 
-    /// splitmix64.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-    }
+    use crate::test_support::rng::SplitMix64 as Rng;
 
     /// Every path this machine can take, each checked against scalar `keccak256`.
     fn check_all_paths(inputs: [&[u8]; 8]) {
@@ -197,12 +186,12 @@ mod tests {
     #[test]
     fn many_matches_scalar_at_every_length() {
         let mut rng = Rng(9);
-        let data: Vec<u8> = (0..2000).map(|_| rng.next() as u8).collect();
+        let data: Vec<u8> = (0..2000).map(|_| rng.next_u64() as u8).collect();
         for n in 0..=27 {
             let inputs: Vec<&[u8]> = (0..n)
                 .map(|_| {
-                    let off = (rng.next() % 500) as usize;
-                    &data[off..off + (rng.next() % 400) as usize]
+                    let off = (rng.next_u64() % 500) as usize;
+                    &data[off..off + (rng.next_u64() % 400) as usize]
                 })
                 .collect();
             let mut out = vec![[0xaa; 32]];
@@ -217,16 +206,16 @@ mod tests {
     #[test]
     fn every_path_matches_scalar() {
         let mut rng = Rng(5);
-        let data: Vec<u8> = (0..1200).map(|_| rng.next() as u8).collect();
+        let data: Vec<u8> = (0..1200).map(|_| rng.next_u64() as u8).collect();
         let special = [0, 1, 63, 64, 65, 135, 136, 137, 271, 272, 273, 1000];
         for case in 0..400 {
             let lens: [usize; 8] = core::array::from_fn(|_| match case % 4 {
-                0 => (rng.next() % 601) as usize,
-                1 => special[(rng.next() % special.len() as u64) as usize],
+                0 => (rng.next_u64() % 601) as usize,
+                1 => special[(rng.next_u64() % special.len() as u64) as usize],
                 2 => 64,
-                _ => (rng.next() % 140) as usize,
+                _ => (rng.next_u64() % 140) as usize,
             });
-            let offs: [usize; 8] = core::array::from_fn(|_| (rng.next() % 100) as usize);
+            let offs: [usize; 8] = core::array::from_fn(|_| (rng.next_u64() % 100) as usize);
             let inputs: [&[u8]; 8] = core::array::from_fn(|i| &data[offs[i]..offs[i] + lens[i]]);
             check_all_paths(inputs);
         }

@@ -228,16 +228,7 @@ mod tests {
 
     /// Deterministic pseudo-random words (splitmix64).
     fn words(seed: u64, n: usize) -> Vec<u64> {
-        let mut x = seed;
-        (0..n)
-            .map(|_| {
-                x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-                let mut z = x;
-                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-                z ^ (z >> 31)
-            })
-            .collect()
+        crate::test_support::rng::SplitMix64(seed).words(n)
     }
 
     #[test]

@@ -287,11 +287,12 @@ pub unsafe extern "C" fn asmcrypto_avx512_keccak256_64_x8(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lanes::field::tests::{edge_elements, rng};
+    use crate::lanes::field::tests::edge_elements;
     use crate::secp256k1::field::FieldElement;
     use crate::secp256k1::group::{G, Jacobian};
     use crate::secp256k1::scalar::{N, Scalar};
     use crate::test_support::emu;
+    use crate::test_support::rng::splitmix64 as rng;
 
     /// Runs a kernel natively (if the CPU has AVX-512 IFMA) and under the emulator (if
     /// BXRUN is set), returning each run's output buffer.
@@ -507,19 +508,7 @@ mod keccak_tests {
     use super::super::portable::Portable;
     use super::*;
     use crate::keccak::{keccak_f1600, keccak256};
-
-    /// splitmix64.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-    }
+    use crate::test_support::rng::SplitMix64 as Rng;
 
     fn random_groups(n: usize, seed: u64) -> Vec<Group> {
         let mut rng = Rng(seed);
@@ -535,7 +524,7 @@ mod keccak_tests {
                             // A sparse state: one bit per word.
                             1 << (w % 64)
                         } else {
-                            rng.next()
+                            rng.next_u64()
                         };
                     }
                 }
@@ -565,7 +554,7 @@ mod keccak_tests {
     fn random_messages(n: usize, seed: u64) -> Vec<[[u64; LANES]; 8]> {
         let mut rng = Rng(seed);
         (0..n)
-            .map(|_| core::array::from_fn(|_| core::array::from_fn(|_| rng.next())))
+            .map(|_| core::array::from_fn(|_| core::array::from_fn(|_| rng.next_u64())))
             .collect()
     }
 

@@ -448,17 +448,10 @@ impl<B: Backend> Fe8<B> {
 pub(crate) mod tests {
     use super::*;
     use crate::lanes::portable::Portable;
+    use crate::test_support::rng::splitmix64 as rng;
     use num_bigint::BigUint;
 
     type F = Fe8<Portable>;
-
-    pub(crate) fn rng(s: &mut u64) -> u64 {
-        *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
 
     /// Scalar field elements at limb boundaries (in both radices) and random ones,
     /// including non-canonical values in [p, 2²⁵⁶).

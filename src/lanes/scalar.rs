@@ -222,9 +222,9 @@ impl<B: Backend> Sc8<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lanes::field::tests::rng;
     use crate::lanes::portable::Portable;
     use crate::secp256k1::scalar::N;
+    use crate::test_support::rng::splitmix64 as rng;
     use num_bigint::BigUint;
 
     type S = Sc8<Portable>;

@@ -462,20 +462,7 @@ mod tests {
         big(&f.0) % p()
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-        /// Any 256-bit value: canonical or not.
-        fn raw(&mut self) -> BigUint {
-            big(&[self.next(), self.next(), self.next(), self.next()])
-        }
-    }
+    use crate::test_support::rng::SplitMix64;
 
     /// Limb-boundary values, both canonical and in the non-canonical band [p, 2²⁵⁶).
     fn edge_values() -> Vec<BigUint> {
@@ -504,10 +491,11 @@ mod tests {
     }
 
     fn values(seed: u64, random: usize) -> Vec<BigUint> {
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix64(seed);
         let mut v = edge_values();
         for _ in 0..random {
-            v.push(rng.raw());
+            // Any 256-bit value: canonical or not.
+            v.push(big(&rng.words4()));
         }
         v
     }

@@ -281,19 +281,7 @@ mod tests {
         Scalar(w)
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-        fn scalar(&mut self) -> BigUint {
-            big(&[self.next(), self.next(), self.next(), self.next()]) % n()
-        }
-    }
+    use crate::test_support::rng::SplitMix64;
 
     fn edge() -> Vec<BigUint> {
         let n = n();
@@ -322,10 +310,10 @@ mod tests {
     #[test]
     fn arithmetic_matches_bigint() {
         let n = n();
-        let mut rng = Rng(11);
+        let mut rng = SplitMix64(11);
         let mut vals = edge();
         for _ in 0..3000 {
-            vals.push(rng.scalar());
+            vals.push(big(&rng.words4()) % &n);
         }
         for (i, a) in vals.iter().enumerate() {
             let b = &vals[(i * 13 + 5) % vals.len()];

@@ -1,8 +1,11 @@
 //! Support for the crate's own tests and tools, compiled only for the tests and with the
 //! feature `emu`: the glue that runs the engine's C-ABI leaf functions
-//! (`crate::lanes::abi`) inside the AVX-512 emulator.
+//! (`crate::lanes::abi`) inside the AVX-512 emulator, and (tests only) the unit tests'
+//! seeded generator.
 
 pub(crate) mod emu;
+#[cfg(test)]
+pub(crate) mod rng;
 
 /// What one emulated run of the 8-lane engine returned.
 #[derive(Debug)]

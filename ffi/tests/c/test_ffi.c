@@ -436,22 +436,22 @@ static void test_hostile(void) {
     /* NULL pointers. */
     {
         const tx_t *t = &txs[2];
-        CHECK(asmcrypto_ecdsa_recover(NULL, t->sig, t->msg) == 0, "ecdsa_recover NULL out");
-        memset(pub, 0xAA, 65);
-        CHECK(asmcrypto_ecdsa_recover(pub, NULL, t->msg) == 0 && all_equal(pub, 65, 0),
-              "ecdsa_recover NULL sig");
-        memset(pub, 0xAA, 65);
-        CHECK(asmcrypto_ecdsa_recover(pub, t->sig, NULL) == 0 && all_equal(pub, 65, 0),
-              "ecdsa_recover NULL msg");
-        CHECK(asmcrypto_ecdsa_recover(NULL, NULL, NULL) == 0, "ecdsa_recover all NULL");
-        CHECK(asmcrypto_recover_address(NULL, t->msg, t->sig) == 0, "recover_address NULL out");
-        memset(addr, 0xAA, 20);
-        CHECK(asmcrypto_recover_address(addr, NULL, t->sig) == 0 && all_equal(addr, 20, 0),
-              "recover_address NULL msg");
-        memset(addr, 0xAA, 20);
-        CHECK(asmcrypto_recover_address(addr, t->msg, NULL) == 0 && all_equal(addr, 20, 0),
-              "recover_address NULL sig");
-        CHECK(asmcrypto_recover_address(NULL, NULL, NULL) == 0, "recover_address all NULL");
+        /* The output, the signature, the message, then all three NULL: 0, and a zeroed
+           output where there is one. */
+        static const char *const null_arg[4] = {"out", "sig", "msg", "all"};
+        for (int k = 0; k < 4; k++) {
+            int null_out = k == 0 || k == 3;
+            const unsigned char *sig = k == 1 || k == 3 ? NULL : t->sig;
+            const unsigned char *msg = k == 2 || k == 3 ? NULL : t->msg;
+            memset(pub, 0xAA, 65);
+            memset(addr, 0xAA, 20);
+            CHECK(asmcrypto_ecdsa_recover(null_out ? NULL : pub, sig, msg) == 0 &&
+                      (null_out || all_equal(pub, 65, 0)),
+                  "ecdsa_recover NULL %s", null_arg[k]);
+            CHECK(asmcrypto_recover_address(null_out ? NULL : addr, msg, sig) == 0 &&
+                      (null_out || all_equal(addr, 20, 0)),
+                  "recover_address NULL %s", null_arg[k]);
+        }
 
         unsigned char in[128] = {0};
         CHECK(asmcrypto_ecrecover_precompile(in, 128, NULL) == 0, "precompile NULL out");

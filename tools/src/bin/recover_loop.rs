@@ -1,23 +1,14 @@
 //! Recovers the bundled sample signatures to addresses in a loop — a fixed workload for
 //! profilers (`valgrind --tool=callgrind`, `perf`).
 //!
-//! Usage: `cargo run --release --example recover_loop -- [rounds] [asmcrypto|batch|libsecp256k1]`
+//! Usage: `cargo run --release -p asmcrypto-tools --bin recover_loop -- [rounds] [asmcrypto|batch|libsecp256k1]`
 //! (default 10 rounds of 147 signatures with asmcrypto). With 0 rounds it only parses the
 //! samples, which gives the baseline to subtract from a profile. `batch` recovers the 147
 //! signatures in one `recover_addresses` call per round. libsecp256k1 recovers the key and
 //! hashes it with tiny-keccak.
 
-// The libsecp256k1 reference of the benchmarks (its seeded-signature generator is unused
-// here: this loop runs the bundled real transactions).
-#[allow(dead_code)]
-#[path = "../benches/support/mod.rs"]
-mod support;
-
-const TX_SENDERS: &str = include_str!("../tests/data/tx_senders.jsonl");
-
-fn hex<const N: usize>(s: &str) -> [u8; N] {
-    hex::decode(s).expect("hex").try_into().expect("length")
-}
+use asmcrypto_testkit::oracle::libsecp256k1_address;
+use asmcrypto_testkit::samples::tx_senders;
 
 fn main() {
     let rounds: usize = std::env::args()
@@ -26,18 +17,7 @@ fn main() {
     let lib = std::env::args()
         .nth(2)
         .unwrap_or_else(|| "asmcrypto".into());
-    let samples: Vec<([u8; 32], [u8; 65])> = TX_SENDERS
-        .lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).expect("json");
-            let f = |k: &str| v[k].as_str().expect("field").to_owned();
-            let mut sig = [0u8; 65];
-            sig[..32].copy_from_slice(&hex::<32>(&f("r")));
-            sig[32..64].copy_from_slice(&hex::<32>(&f("s")));
-            sig[64] = v["recid"].as_u64().expect("recid") as u8;
-            (hex(&f("hash")), sig)
-        })
-        .collect();
+    let samples: Vec<([u8; 32], [u8; 65])> = tx_senders().iter().map(|t| t.signed()).collect();
     if lib == "batch" {
         let batch: Vec<_> = samples.iter().cycle().take(256).copied().collect();
         let mut ok = 0usize;
@@ -50,7 +30,7 @@ fn main() {
     }
     let recover: fn(&[u8; 32], &[u8; 65]) -> Option<[u8; 20]> = match lib.as_str() {
         "asmcrypto" => |h, s| asmcrypto::recover_address(h, s).ok(),
-        "libsecp256k1" => |h, s| support::libsecp256k1_address(&(*h, *s)),
+        "libsecp256k1" => |h, s| libsecp256k1_address(&(*h, *s)),
         other => panic!("unknown library {other}"),
     };
     let mut ok = 0usize;

@@ -7,37 +7,22 @@
 //!
 //! Needs the emulator runner in `BXRUN`:
 //! ```sh
-//! BXRUN=$(../shared/emu/setup.sh) cargo run --release --example avx512_instructions
+//! BXRUN=$(../shared/emu/setup.sh) cargo run --release -p asmcrypto-tools --features emu --bin avx512_instructions
 //! ```
 
 use asmcrypto::internals::emu;
-
-const TX_SENDERS: &str = include_str!("../tests/data/tx_senders.jsonl");
-
-fn hex<const N: usize>(s: &str) -> [u8; N] {
-    hex::decode(s).expect("hex").try_into().expect("length")
-}
+use asmcrypto_testkit::samples::tx_senders;
 
 fn main() {
     if !emu::available() {
         eprintln!(
-            "BXRUN is not set: run `BXRUN=$(../shared/emu/setup.sh) cargo run --release --example avx512_instructions`"
+            "BXRUN is not set: run `BXRUN=$(../shared/emu/setup.sh) cargo run --release -p asmcrypto-tools --features emu --bin avx512_instructions`"
         );
         std::process::exit(2);
     }
-    let mut group = Vec::new();
-    let mut want = Vec::new();
-    for line in TX_SENDERS.lines().take(8) {
-        let v: serde_json::Value = serde_json::from_str(line).expect("json");
-        let f = |k: &str| v[k].as_str().expect("field").to_owned();
-        let mut sig = [0u8; 65];
-        sig[..32].copy_from_slice(&hex::<32>(&f("r")));
-        sig[32..64].copy_from_slice(&hex::<32>(&f("s")));
-        sig[64] = v["recid"].as_u64().expect("recid") as u8;
-        group.push((hex::<32>(&f("hash")), sig));
-        want.push(hex::<20>(&f("address")));
-    }
-    let group: [([u8; 32], [u8; 65]); 8] = group.try_into().expect("8 samples");
+    let first: Vec<_> = tx_senders().into_iter().take(8).collect();
+    let group: [([u8; 32], [u8; 65]); 8] = core::array::from_fn(|i| first[i].signed());
+    let want: Vec<[u8; 20]> = first.iter().map(|t| t.address).collect();
     let res = emu::recover8_emulated(&[group], true);
     for (i, w) in want.iter().enumerate() {
         assert!(res.finished[0][i], "lane {i} did not finish in lockstep");

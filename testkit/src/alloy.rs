@@ -1,11 +1,12 @@
 //! Seeded alloy transactions of every type and EIP-7702 authorizations, signed by random
-//! keys through alloy's own signing function, and their spoiled variants; and alloy's own
-//! per-item answers, the oracles of the alloy tests.
+//! keys through alloy's own signing function, and their spoiled variants; the bundled real
+//! transactions decoded by alloy; and alloy's own per-item answers, the oracles of the
+//! alloy tests and what the benchmarks and `examples/compare.rs` measure against: alloy's
+//! `SignerRecoverable` with libsecp256k1 (alloy-consensus built with its `secp256k1`
+//! feature, as reth builds it, and no provider installed), and alloy's k256 path.
 
-#![allow(dead_code)]
-
-use alloy_consensus::crypto::SECP256K1N_HALF;
 use alloy_consensus::crypto::secp256k1::sign_message;
+use alloy_consensus::crypto::{RecoveryError, SECP256K1N_HALF};
 use alloy_consensus::transaction::{RlpEcdsaEncodableTx, SignerRecoverable};
 use alloy_consensus::{
     EthereumTxEnvelope, EthereumTypedTransaction, SignableTransaction, TxEip1559, TxEip2930,
@@ -16,7 +17,10 @@ use alloy_eips::eip2930::{AccessList, AccessListItem};
 use alloy_eips::eip7702::{Authorization, SignedAuthorization};
 use alloy_primitives::{Address, B256, Bytes, Signature, TxKind, U256};
 
-use super::{SplitMix64, from_be, is_x_coordinate, n, to_be32};
+use crate::curve::N;
+use crate::oracle::{address_of_key, public_key_of, secp_is_x_coordinate};
+use crate::rng::SplitMix64;
+use crate::samples::RealTx;
 
 /// The six kinds of transaction: legacy without and with EIP-155, then types 1 to 4.
 pub const KINDS: [&str; 6] = [
@@ -30,13 +34,14 @@ pub const KINDS: [&str; 6] = [
 
 /// The group order n as a `U256`.
 pub fn n_u256() -> U256 {
-    U256::from_be_bytes(to_be32(&n()))
+    U256::from_be_bytes(N)
 }
 
 /// What an alloy call returned: the address, or the error's `Debug` (which shows its
 /// source, such as alloy's own EIP-2 rejection).
 pub type Outcome = Result<Address, String>;
 
+/// An alloy result as an [`Outcome`].
 pub fn outcome<E: core::fmt::Debug>(r: Result<Address, E>) -> Outcome {
     r.map_err(|e| format!("{e:?}"))
 }
@@ -88,7 +93,7 @@ where
 /// returns it with the signer's address (from the secret key, by libsecp256k1).
 pub fn random_tx(rng: &mut SplitMix64, kind: usize) -> (TxEnvelope, Address) {
     let key = secret(rng);
-    let signer = Address::from(super::address_of_key(&super::public_key_of(&key.0)));
+    let signer = Address::from(address_of_key(&public_key_of(&key.0)));
     let input_len = [0, 4, 36, 68, 200, 1000][rng.below(6) as usize] + rng.below(8) as usize;
     let input = Bytes::from(rng.bytes(input_len));
     let value = U256::from_be_bytes(rng.bytes32()) >> (rng.below(256) as usize);
@@ -101,6 +106,23 @@ pub fn random_tx(rng: &mut SplitMix64, kind: usize) -> (TxEnvelope, Address) {
     } else {
         TxKind::Call(to)
     };
+    // A fee-market transaction (types 2 to 4): the fields they share, then `$field`s
+    // (drawn in that order).
+    macro_rules! fee_market {
+        ($ty:ident { $($field:ident: $value:expr),* $(,)? }) => {
+            $ty {
+                chain_id: chain_id(rng),
+                nonce,
+                gas_limit,
+                max_fee_per_gas: fee,
+                max_priority_fee_per_gas: fee >> 3,
+                value,
+                access_list: access_list(rng),
+                input,
+                $($field: $value),*
+            }
+        };
+    }
     let tx = match kind {
         0 | 1 => sign(
             TxLegacy {
@@ -127,36 +149,15 @@ pub fn random_tx(rng: &mut SplitMix64, kind: usize) -> (TxEnvelope, Address) {
             },
             key,
         ),
-        3 => sign(
-            TxEip1559 {
-                chain_id: chain_id(rng),
-                nonce,
-                gas_limit,
-                max_fee_per_gas: fee,
-                max_priority_fee_per_gas: fee >> 3,
-                to: kind_to,
-                value,
-                access_list: access_list(rng),
-                input,
-            },
-            key,
-        ),
+        3 => sign(fee_market!(TxEip1559 { to: kind_to }), key),
         4 => sign(
-            TxEip4844 {
-                chain_id: chain_id(rng),
-                nonce,
-                gas_limit,
-                max_fee_per_gas: fee,
-                max_priority_fee_per_gas: fee >> 3,
-                to,
-                value,
-                access_list: access_list(rng),
+            fee_market!(TxEip4844 {
+                to: to,
                 blob_versioned_hashes: (0..1 + rng.below(6))
                     .map(|_| B256::from(rng.bytes32()))
                     .collect(),
                 max_fee_per_blob_gas: u128::from(rng.next_u64()),
-                input,
-            },
+            }),
             key,
         ),
         _ => {
@@ -164,18 +165,10 @@ pub fn random_tx(rng: &mut SplitMix64, kind: usize) -> (TxEnvelope, Address) {
                 .map(|_| random_authorization(rng).0)
                 .collect();
             sign(
-                TxEip7702 {
-                    chain_id: chain_id(rng),
-                    nonce,
-                    gas_limit,
-                    max_fee_per_gas: fee,
-                    max_priority_fee_per_gas: fee >> 3,
-                    to,
-                    value,
-                    access_list: access_list(rng),
-                    authorization_list,
-                    input,
-                },
+                fee_market!(TxEip7702 {
+                    to: to,
+                    authorization_list: authorization_list,
+                }),
                 key,
             )
         }
@@ -217,7 +210,7 @@ pub fn spoil(rng: &mut SplitMix64, r: U256, s: U256, odd: bool, kind: u64) -> (U
         5 => (r, above_n(rng), odd),
         6 => loop {
             let x = rng.scalar();
-            if !is_x_coordinate(&from_be(&x)) {
+            if !secp_is_x_coordinate(&x) {
                 break (U256::from_be_bytes(x), s, odd);
             }
         },
@@ -242,21 +235,35 @@ pub fn spoil_tx(rng: &mut SplitMix64, tx: &TxEnvelope, kind: u64) -> TxEnvelope 
     with_signature(tx, Signature::new(r, s, odd))
 }
 
-/// alloy's own per-transaction answers: (`recover_signer`, `recover_signer_unchecked`)
-/// through `SignerRecoverable` with no provider installed (in this crate's test builds,
-/// alloy's compile-time backend is libsecp256k1, as reth builds it).
+/// alloy's own per-transaction answer: `recover_signer` (with EIP-2's low-s rule) when
+/// `low_s`, else `recover_signer_unchecked`, through `SignerRecoverable` with no provider
+/// installed (in this repository's builds alloy's compile-time backend is libsecp256k1, as
+/// reth builds it): what reth runs for each transaction.
+pub fn alloy_signer<T>(tx: &EthereumTxEnvelope<T>, low_s: bool) -> Result<Address, RecoveryError>
+where
+    T: SignableTransaction<Signature> + RlpEcdsaEncodableTx,
+{
+    if low_s {
+        tx.recover_signer()
+    } else {
+        tx.recover_signer_unchecked()
+    }
+}
+
+/// Both of alloy's answers: (`recover_signer`, `recover_signer_unchecked`).
 pub fn alloy_signers<T>(tx: &EthereumTxEnvelope<T>) -> (Outcome, Outcome)
 where
     T: SignableTransaction<Signature> + RlpEcdsaEncodableTx,
 {
     (
-        outcome(tx.recover_signer()),
-        outcome(tx.recover_signer_unchecked()),
+        outcome(alloy_signer(tx, true)),
+        outcome(alloy_signer(tx, false)),
     )
 }
 
-/// alloy's k256 path: `alloy_primitives::Signature::recover_from_prehash` (k256) on alloy's
-/// signing hash, with EIP-2's bound when `low_s`. `None` where it fails.
+/// alloy's k256 path (alloy's default backend): alloy's signing hash, then
+/// `alloy_primitives::Signature::recover_from_prehash` (k256) and the key's address, with
+/// EIP-2's bound when `low_s`. `None` where it fails.
 pub fn k256_signer<T>(tx: &EthereumTxEnvelope<T>, low_s: bool) -> Option<Address>
 where
     T: SignableTransaction<Signature> + RlpEcdsaEncodableTx,
@@ -280,7 +287,7 @@ pub fn as_reth(tx: &TxEnvelope) -> EthereumTxEnvelope<TxEip4844> {
 /// signed by a random key through alloy's `sign_message`, and its signer.
 pub fn random_authorization(rng: &mut SplitMix64) -> (SignedAuthorization, Address) {
     let key = secret(rng);
-    let signer = Address::from(super::address_of_key(&super::public_key_of(&key.0)));
+    let signer = Address::from(address_of_key(&public_key_of(&key.0)));
     let auth = Authorization {
         chain_id: match rng.below(4) {
             0 => U256::ZERO,
@@ -293,4 +300,34 @@ pub fn random_authorization(rng: &mut SplitMix64) -> (SignedAuthorization, Addre
     };
     let sig = sign_message(key, auth.signature_hash()).expect("a valid secret key");
     (auth.into_signed(sig), signer)
+}
+
+/// A bundled transaction that alloy decodes: as alloy's `TxEnvelope` and as reth's
+/// `EthereumTxEnvelope<TxEip4844>`, with what the data says about it.
+#[derive(Clone, Debug)]
+pub struct Decoded {
+    /// The transaction as it is bundled.
+    pub real: RealTx,
+    /// alloy's decoding.
+    pub tx: TxEnvelope,
+    /// reth's decoding.
+    pub reth: EthereumTxEnvelope<TxEip4844>,
+    /// The published sender.
+    pub sender: Address,
+}
+
+/// Decodes a bundled transaction with alloy; `None` where alloy refuses the bytes.
+pub fn decode(t: &RealTx) -> Option<Decoded> {
+    Some(Decoded {
+        tx: TxEnvelope::decode_2718_exact(&t.raw).ok()?,
+        reth: EthereumTxEnvelope::<TxEip4844>::decode_2718_exact(&t.raw).ok()?,
+        sender: Address::from(t.sender),
+        real: t.clone(),
+    })
+}
+
+/// The transactions of `txs` that alloy's decoder accepts (it refuses eight of
+/// `raw_txs.jsonl`, whose gas price or nonce do not fit alloy's fields).
+pub fn decode_all(txs: &[RealTx]) -> Vec<Decoded> {
+    txs.iter().filter_map(decode).collect()
 }

@@ -5,15 +5,14 @@
 //! and, with `--features parallel`, 4,096 signatures on a pool of one thread and of all
 //! cores.
 //!
-//! Usage: `cargo run --release --example batch_sizes [--features parallel]`. Set
-//! `ASMCRYPTO_BACKEND=scalar` to measure the non-AVX-512 paths on an AVX-512 machine.
+//! Usage: `cargo run --release -p asmcrypto-tools --bin batch_sizes [--features parallel]`.
+//! Set `ASMCRYPTO_BACKEND=scalar` to measure the non-AVX-512 paths on an AVX-512 machine.
 
 use std::hint::black_box;
 use std::time::Instant;
 
-#[path = "../benches/support/mod.rs"]
-mod support;
-use support::{libsecp256k1_address as libsecp256k1, samples};
+use asmcrypto_testkit::oracle::{libsecp256k1_address as libsecp256k1, tiny_keccak256};
+use asmcrypto_testkit::samples::signed as samples;
 
 /// Microseconds per item of one call of `f` over `n` items.
 fn once(n: usize, f: impl FnOnce()) -> f64 {
@@ -67,14 +66,9 @@ fn main() {
             }
         }));
         b = b.min(once(8 * reps, || {
-            use tiny_keccak::Hasher;
             for _ in 0..reps {
                 for m in &msgs {
-                    let mut k = tiny_keccak::Keccak::v256();
-                    k.update(black_box(m));
-                    let mut h = [0u8; 32];
-                    k.finalize(&mut h);
-                    black_box(h);
+                    black_box(tiny_keccak256(black_box(m)));
                 }
             }
         }));
