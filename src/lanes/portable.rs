@@ -17,6 +17,26 @@ fn map2(a: [u64; LANES], b: [u64; LANES], f: impl Fn(u64, u64) -> u64) -> [u64; 
     r
 }
 
+/// `acc + half(lo52(a) · lo52(b))` lane by lane, `half` picking the low or high 52 bits of
+/// the 104-bit product; in debug builds, checks that the multiplicands are below 2⁵².
+#[inline(always)]
+fn madd52(
+    acc: [u64; LANES],
+    a: [u64; LANES],
+    b: [u64; LANES],
+    half: impl Fn(u128) -> u64,
+) -> [u64; LANES] {
+    let mut r = [0u64; LANES];
+    for i in 0..LANES {
+        debug_assert!(
+            a[i] >> 52 == 0 && b[i] >> 52 == 0,
+            "IFMA multiplicand above 52 bits"
+        );
+        r[i] = acc[i].wrapping_add(half((a[i] & M52) as u128 * (b[i] & M52) as u128));
+    }
+    r
+}
+
 #[inline(always)]
 fn map1(a: [u64; LANES], f: impl Fn(u64) -> u64) -> [u64; LANES] {
     a.map(f)
@@ -102,29 +122,11 @@ impl Backend for Portable {
     }
     #[inline(never)]
     fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
-        let mut r = [0u64; LANES];
-        for i in 0..LANES {
-            debug_assert!(
-                a[i] >> 52 == 0 && b[i] >> 52 == 0,
-                "IFMA multiplicand above 52 bits"
-            );
-            let p = (a[i] & M52) as u128 * (b[i] & M52) as u128;
-            r[i] = acc[i].wrapping_add(p as u64 & M52);
-        }
-        r
+        madd52(acc, a, b, |p| p as u64 & M52)
     }
     #[inline(never)]
     fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
-        let mut r = [0u64; LANES];
-        for i in 0..LANES {
-            debug_assert!(
-                a[i] >> 52 == 0 && b[i] >> 52 == 0,
-                "IFMA multiplicand above 52 bits"
-            );
-            let p = (a[i] & M52) as u128 * (b[i] & M52) as u128;
-            r[i] = acc[i].wrapping_add((p >> 52) as u64);
-        }
-        r
+        madd52(acc, a, b, |p| (p >> 52) as u64)
     }
     #[inline(never)]
     fn eq(a: Self::V, b: Self::V) -> u8 {

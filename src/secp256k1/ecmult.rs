@@ -256,12 +256,8 @@ mod tests {
     use crate::secp256k1::group::G;
     use num_bigint::BigInt;
 
-    fn rng(s: &mut u64) -> u64 {
-        *s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        *s ^ (*s >> 29)
-    }
+    use crate::test_support::rng::splitmix64 as rng;
+
     fn rand_scalar(s: &mut u64) -> Scalar {
         let w = [rng(s), rng(s), rng(s), rng(s)];
         Scalar::from_bytes_reduced(&Scalar::from_words(w).to_bytes())

@@ -213,10 +213,7 @@ mod tests {
         for _ in 0..5000 {
             let mut w = [0u64; 4];
             for x in &mut w {
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                *x = s ^ (s >> 31);
+                *x = crate::test_support::rng::splitmix64(&mut s);
             }
             ks.push(Scalar::from_bytes_reduced(
                 &Scalar::from_words(w).to_bytes(),
