@@ -49,6 +49,17 @@ pub(crate) fn cpu() -> Cpu {
     }
 }
 
+/// BMI2 and ADX, for the field multiply's per-call check: one relaxed load and a bit test
+/// (what [`cpu`] gives, without building the whole record on every multiplication).
+#[inline(always)]
+pub(crate) fn has_bmi2_adx() -> bool {
+    let bits = FEATURES.load(Ordering::Relaxed);
+    if bits & BMI2_ADX != 0 {
+        return true;
+    }
+    bits == 0 && detect() & BMI2_ADX != 0
+}
+
 #[cold]
 fn detect() -> u8 {
     let mut bits = DETECTED;

@@ -401,7 +401,7 @@ impl FieldElement {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn has_adx() -> bool {
-    crate::dispatch::cpu().bmi2_adx
+    crate::dispatch::has_bmi2_adx()
 }
 
 /// Reduces a 512-bit product mod p (weakly: result below 2²⁵⁶).
