@@ -13,18 +13,22 @@ cargo build --release -p asmcrypto-ffi
 # its vendored C library in release for the repository's tools.
 cargo build --release -p asmcrypto-tools --bin recover_loop
 
+# More than one secp256k1-sys may have been built (the tools' optional revm backend brings
+# an older one): take the newest, by the version in its symbol prefix.
 vendored=()
+best=""
 for a in "$target"/release/build/secp256k1-sys-*/out/libsecp256k1.a; do
     [ -f "$a" ] || continue
     sym=$(nm -g --defined-only "$a" 2>/dev/null \
           | awk '$3 ~ /^rustsecp256k1_v[0-9_]+_ecdsa_recover$/ && !s {s = $3} END {print s}') || true
-    if [ -n "$sym" ]; then
-        prefix=${sym%ecdsa_recover}
+    [ -n "$sym" ] || continue
+    prefix=${sym%ecdsa_recover}
+    if [ -z "$best" ] || [ "$(printf '%s\n%s\n' "$best" "$prefix" | sort -V | tail -1)" = "$prefix" ]; then
+        best=$prefix
         vendored=(-DVENDORED_PREFIX="$prefix" "$a")
-        echo "== vendored libsecp256k1: $a ($prefix*)"
-        break
     fi
 done
+[ ${#vendored[@]} -eq 0 ] || echo "== vendored libsecp256k1: ${vendored[1]} (${best}*)"
 [ ${#vendored[@]} -gt 0 ] || echo "== vendored libsecp256k1 with the recovery module not found: system library only"
 
 out=$(mktemp -d)

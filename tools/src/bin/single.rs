@@ -5,7 +5,12 @@
 //! (`ecrecover_precompile` on the 128-byte input), and `recover_addresses` on short inputs
 //! (1 to 8 signatures) against `recover_address` on each.
 //!
-//! Usage: `cargo run --release -p asmcrypto-tools --bin single [-- ROUNDS]` (default 100).
+//! With the feature `revm`, one more row: revm's `Crypto::secp256k1_ecrecover` (what the
+//! 0x01 precompile calls) on asmcrypto's adapter against revm's own backend built with its
+//! `secp256k1` feature (libsecp256k1, as reth builds it).
+//!
+//! Usage: `cargo run --release -p asmcrypto-tools --bin single [--features revm] [-- ROUNDS]`
+//! (default 100 rounds).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -94,6 +99,8 @@ fn main() {
         b * 1e6 / n,
         a / b
     );
+    #[cfg(feature = "revm")]
+    revm_row(&sigs, rounds);
     println!();
     println!(
         "{:<44} {:>11} {:>15} {:>8}",
@@ -123,4 +130,48 @@ fn main() {
         );
     }
     println!("(per input, the minimum over {rounds} interleaved rounds; sums over the inputs)");
+}
+
+/// revm's `Crypto::secp256k1_ecrecover` on asmcrypto's adapter against revm's default
+/// backend (libsecp256k1 with revm-precompile's `secp256k1` feature), called directly so
+/// that both run in one process.
+#[cfg(feature = "revm")]
+fn revm_row(sigs: &[([u8; 32], [u8; 65])], rounds: usize) {
+    use revm_precompile::{Crypto, DefaultCrypto};
+    let args: Vec<([u8; 64], u8, [u8; 32])> = sigs
+        .iter()
+        .map(|(h, s)| {
+            let mut rs = [0u8; 64];
+            rs.copy_from_slice(&s[..64]);
+            (rs, s[64], *h)
+        })
+        .collect();
+    let ours = asmcrypto::adapters::RevmCrypto;
+    for (sig, recid, msg) in &args {
+        let expected = DefaultCrypto.secp256k1_ecrecover(sig, *recid, msg);
+        assert!(expected.is_ok());
+        assert_eq!(ours.secp256k1_ecrecover(sig, *recid, msg), expected);
+    }
+    let (a, b) = per_item_minima(
+        &args,
+        rounds,
+        |(sig, recid, msg)| {
+            let _ = black_box(ours.secp256k1_ecrecover(black_box(sig), *recid, black_box(msg)));
+        },
+        |(sig, recid, msg)| {
+            let _ = black_box(DefaultCrypto.secp256k1_ecrecover(
+                black_box(sig),
+                *recid,
+                black_box(msg),
+            ));
+        },
+    );
+    let n = args.len() as f64;
+    println!(
+        "{:<44} {:>11.2} {:>15.2} {:>7.3}x",
+        "revm Crypto::secp256k1_ecrecover (adapter)",
+        a * 1e6 / n,
+        b * 1e6 / n,
+        a / b
+    );
 }
