@@ -5,7 +5,7 @@ use crate::keccak::keccak256_64;
 use crate::secp256k1::ecmult::ecmult;
 use crate::secp256k1::field::FieldElement;
 use crate::secp256k1::group::Affine;
-use crate::secp256k1::scalar::{N, Scalar};
+use crate::secp256k1::scalar::{N, Scalar, add_words};
 
 /// A signature that passed every check short of the square root: r and s in [1, n−1], and
 /// R's x-coordinate (r, or r + n for recovery ids 2 and 3) below p.
@@ -49,7 +49,7 @@ pub(crate) fn parse_recid(hash: &[u8; 32], rs: &[u8; 64], recid: u8) -> Result<P
     if recid > 3 {
         return Err(Error::InvalidRecoveryId(recid));
     }
-    let (r, s) = split_sig(rs);
+    let (r, s) = halves(rs);
     let r = Scalar::from_bytes(&r)
         .filter(|r| !r.is_zero())
         .ok_or(Error::InvalidR)?;
@@ -71,15 +71,11 @@ pub(crate) fn parse_recid(hash: &[u8; 32], rs: &[u8; 64], recid: u8) -> Result<P
 fn r_x(r: &Scalar, plus_n: bool) -> Option<FieldElement> {
     let mut w = r.0;
     if plus_n {
-        let mut carry = 0u128;
-        for (wi, ni) in w.iter_mut().zip(N) {
-            let t = *wi as u128 + ni as u128 + carry;
-            *wi = t as u64;
-            carry = t >> 64;
-        }
-        if carry != 0 {
+        let (sum, carry) = add_words(&w, &N);
+        if carry {
             return None;
         }
+        w = sum;
     }
     let mut bytes = [0u8; 32];
     for i in 0..4 {
@@ -119,12 +115,14 @@ pub(crate) fn address_of(pubkey: &[u8; 64]) -> [u8; 20] {
     a
 }
 
-fn split_sig(sig: &[u8; 64]) -> ([u8; 32], [u8; 32]) {
-    let mut r = [0u8; 32];
-    let mut s = [0u8; 32];
-    r.copy_from_slice(&sig[..32]);
-    s.copy_from_slice(&sig[32..64]);
-    (r, s)
+/// The two 32-byte halves of 64 bytes: r and s of a compact signature, X and Y of a key.
+#[inline]
+pub(crate) fn halves(b: &[u8; 64]) -> ([u8; 32], [u8; 32]) {
+    let mut lo = [0u8; 32];
+    let mut hi = [0u8; 32];
+    lo.copy_from_slice(&b[..32]);
+    hi.copy_from_slice(&b[32..]);
+    (lo, hi)
 }
 
 /// Recovers the uncompressed public key X ‖ Y (64 bytes, without the 0x04 prefix) that

@@ -65,10 +65,7 @@ pub(crate) fn finish(
 pub(crate) fn recover8_with<B: crate::lanes::Backend>(
     inputs: &[Signed; LANES],
 ) -> [Result<[u8; 20], Error>; LANES] {
-    let (inp, errors) = prepare(inputs);
-    let mut out = Output8::default();
-    crate::lanes::recover::recover8::<B>(&inp, &mut out);
-    finish(inputs, &errors, &out)
+    run(inputs, crate::lanes::recover::recover8::<B>)
 }
 
 /// Eight signatures through the AVX-512 engine.
@@ -77,9 +74,20 @@ pub(crate) fn recover8_avx512(
     cpu: crate::dispatch::Avx512Ifma,
     inputs: &[Signed; LANES],
 ) -> [Result<[u8; 20], Error>; LANES] {
+    run(inputs, |inp, out| {
+        crate::lanes::recover::recover8_avx512(cpu, inp, out);
+    })
+}
+
+/// [`prepare`], the engine, [`finish`].
+#[inline(always)]
+fn run(
+    inputs: &[Signed; LANES],
+    engine: impl FnOnce(&Input8, &mut Output8),
+) -> [Result<[u8; 20], Error>; LANES] {
     let (inp, errors) = prepare(inputs);
     let mut out = Output8::default();
-    crate::lanes::recover::recover8_avx512(cpu, &inp, &mut out);
+    engine(&inp, &mut out);
     finish(inputs, &errors, &out)
 }
 

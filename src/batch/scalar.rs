@@ -30,10 +30,7 @@ fn parse_and_lift(inputs: &[Signed], results: &mut Vec<Result<[u8; 20], Error>>)
             live.push((at, sig));
         }
     }
-    let rhs: Vec<Fe> = live
-        .iter()
-        .map(|(_, p)| p.x.sqr().mul(&p.x).add(&Fe::B))
-        .collect();
+    let rhs: Vec<Fe> = live.iter().map(|(_, p)| Affine::curve_rhs(&p.x)).collect();
     let roots = Fe::sqrt_many(&rhs);
     let mut lifted = Vec::with_capacity(live.len());
     for ((at, sig), root) in live.into_iter().zip(roots) {
@@ -41,17 +38,7 @@ fn parse_and_lift(inputs: &[Signed], results: &mut Vec<Result<[u8; 20], Error>>)
             results[at] = Err(Error::NotOnCurve);
             continue;
         };
-        let y = y.normalize();
-        let y = if y.is_odd() != sig.odd {
-            y.neg().normalize()
-        } else {
-            y
-        };
-        let big_r = Affine {
-            x: sig.x.normalize(),
-            y,
-            infinity: false,
-        };
+        let big_r = Affine::from_root(&sig.x, &y, sig.odd);
         lifted.push(Lifted { at, sig, big_r });
     }
     lifted

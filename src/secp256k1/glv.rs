@@ -5,7 +5,7 @@
 //! precomputed g₁ = round(2³⁸⁴·b₂/n), g₂ = round(2³⁸⁴·(−b₁)/n) (Gallant, Lambert and
 //! Vanstone, CRYPTO 2001; constants as published for secp256k1, checked in the tests).
 
-use super::scalar::Scalar;
+use super::scalar::{Scalar, add_words, sub_words};
 
 /// λ.
 #[cfg(test)]
@@ -69,9 +69,9 @@ pub fn split_lambda_halves(k: &Scalar) -> Option<(Half, Half)> {
     let c1 = c1.0[0] as u128 | (c1.0[1] as u128) << 64;
     let c2 = c2.0[0] as u128 | (c2.0[1] as u128) << 64;
     // c₁ < 2^125.6 and c₂ < 2^127.8, so the products fit in 256 bits.
-    let c2a2 = add256(mul128(c2, A2_LOW), [0, 0, c2 as u64, (c2 >> 64) as u64]);
-    let k1 = sub256(sub256(k.0, mul128(c1, A1)), c2a2);
-    let k2 = sub256(mul128(c1, B1_ABS), mul128(c2, A1));
+    let (c2a2, _) = add_words(&mul128(c2, A2_LOW), &[0, 0, c2 as u64, (c2 >> 64) as u64]);
+    let k1 = sub_words(&sub_words(&k.0, &mul128(c1, A1)), &c2a2);
+    let k2 = sub_words(&mul128(c1, B1_ABS), &mul128(c2, A1));
     Some((signed_half(k1)?, signed_half(k2)?))
 }
 
@@ -104,7 +104,7 @@ fn from_half((m, neg): Half) -> Scalar {
 #[inline]
 fn signed_half(v: [u64; 4]) -> Option<Half> {
     let neg = v[3] >> 63 == 1;
-    let m = if neg { sub256([0; 4], v) } else { v };
+    let m = if neg { sub_words(&[0; 4], &v) } else { v };
     (m[2] | m[3] == 0).then_some((m[0] as u128 | (m[1] as u128) << 64, neg))
 }
 
@@ -120,34 +120,6 @@ fn mul128(a: u128, b: u128) -> [u64; 4] {
     let mid = (ll >> 64) + (lh as u64 as u128) + (hl as u64 as u128);
     let hi = hh + (lh >> 64) + (hl >> 64) + (mid >> 64);
     [ll as u64, mid as u64, hi as u64, (hi >> 64) as u64]
-}
-
-/// a + b mod 2²⁵⁶.
-#[inline]
-fn add256(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    let mut carry = false;
-    for i in 0..4 {
-        let (s, c1) = a[i].overflowing_add(b[i]);
-        let (s, c2) = s.overflowing_add(u64::from(carry));
-        out[i] = s;
-        carry = c1 | c2;
-    }
-    out
-}
-
-/// a − b mod 2²⁵⁶.
-#[inline]
-fn sub256(a: [u64; 4], b: [u64; 4]) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    let mut borrow = false;
-    for i in 0..4 {
-        let (d, b1) = a[i].overflowing_sub(b[i]);
-        let (d, b2) = d.overflowing_sub(u64::from(borrow));
-        out[i] = d;
-        borrow = b1 | b2;
-    }
-    out
 }
 
 #[cfg(test)]

@@ -60,19 +60,31 @@ impl Affine {
     /// The point with x-coordinate `x` and y of the given parity, if
     /// x³ + 7 is a square. Both coordinates of the result are normalized.
     pub fn from_x(x: &Fe, odd: bool) -> Option<Self> {
-        let x = x.normalize();
-        let c = x.sqr().mul(&x).add(&Fe::B);
-        let y = c.sqrt()?.normalize();
+        Some(Self::from_root(x, &Self::curve_rhs(x).sqrt()?, odd))
+    }
+
+    /// x³ + 7: y² of the curve's points with x-coordinate `x`.
+    #[inline]
+    pub fn curve_rhs(x: &Fe) -> Fe {
+        x.sqr().mul(x).add(&Fe::B)
+    }
+
+    /// The point (x, ±root) whose y has the given parity, for `root` a square root of
+    /// [`curve_rhs`](Self::curve_rhs)`(x)` (as [`from_x`](Self::from_x) finds it; the batch
+    /// paths find many at once). Both coordinates of the result are normalized.
+    #[inline]
+    pub fn from_root(x: &Fe, root: &Fe, odd: bool) -> Self {
+        let y = root.normalize();
         let y = if y.is_odd() != odd {
             y.neg().normalize()
         } else {
             y
         };
-        Some(Self {
-            x,
+        Self {
+            x: x.normalize(),
             y,
             infinity: false,
-        })
+        }
     }
 
     /// True if the point satisfies the curve equation (infinity counts as on the curve).
@@ -81,7 +93,7 @@ impl Affine {
             return true;
         }
         let lhs = self.y.sqr();
-        let rhs = self.x.sqr().mul(&self.x).add(&Fe::B);
+        let rhs = Self::curve_rhs(&self.x);
         lhs.equals(&rhs)
     }
 

@@ -159,7 +159,9 @@ impl Scalar {
     }
 }
 
-fn add_words(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], bool) {
+/// a + b as 256-bit words: the sum mod 2²⁵⁶ and whether it carried out.
+#[inline]
+pub(crate) fn add_words(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], bool) {
     let mut out = [0u64; 4];
     let mut carry = 0u128;
     for i in 0..4 {
@@ -171,7 +173,8 @@ fn add_words(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], bool) {
 }
 
 /// a − b mod 2²⁵⁶.
-fn sub_words(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+#[inline]
+pub(crate) fn sub_words(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     let mut out = [0u64; 4];
     let mut borrow = 0u64;
     for i in 0..4 {

@@ -8,7 +8,7 @@ use alloy_consensus::crypto::backend::{
 };
 use alloy_primitives::Address;
 
-use crate::recover::address_of;
+use crate::recover::{address_of, halves};
 use crate::secp256k1::ecmult::ecmult;
 use crate::secp256k1::field::FieldElement;
 use crate::secp256k1::group::Affine;
@@ -124,8 +124,8 @@ fn verify(pubkey: &[u8; 65], sig: &[u8; 64], msg: &[u8; 32]) -> Option<[u8; 20]>
     }
     let mut xy = [0u8; 64];
     xy.copy_from_slice(&pubkey[1..]);
-    let (x, y) = split32(&xy);
-    let (r, s) = split32(sig);
+    let (x, y) = halves(&xy);
+    let (r, s) = halves(sig);
     let q = Affine {
         x: FieldElement::from_bytes(&x)?,
         y: FieldElement::from_bytes(&y)?,
@@ -146,13 +146,4 @@ fn verify(pubkey: &[u8; 65], sig: &[u8; 64], msg: &[u8; 32]) -> Option<[u8; 20]>
     // x(R) is below p < 2n, so reducing it mod n is one conditional subtraction.
     let x_r = Scalar::from_bytes_reduced(&big_r.to_affine().x.to_bytes());
     (x_r == r).then(|| address_of(&xy))
-}
-
-/// The two 32-byte halves of 64 bytes.
-fn split32(b: &[u8; 64]) -> ([u8; 32], [u8; 32]) {
-    let mut lo = [0u8; 32];
-    let mut hi = [0u8; 32];
-    lo.copy_from_slice(&b[..32]);
-    hi.copy_from_slice(&b[32..]);
-    (lo, hi)
 }
