@@ -12,8 +12,9 @@
 // This package links target/release/libasmcrypto_ffi.a of that checkout. To link another
 // copy, set CGO_LDFLAGS (for example CGO_LDFLAGS="-L/some/dir").
 //
-// Every function is safe for concurrent use. RecoverAddresses runs batches of 512
-// signatures or more on a process-wide pool of worker threads (see the header).
+// Every function is safe for concurrent use. RecoverAddresses runs long batches (at least
+// two chunks: 2 x 64 signatures with AVX-512 IFMA, 2 x 192 without) on a process-wide
+// pool of worker threads (see the header).
 package asmcrypto
 
 /*

@@ -64,6 +64,38 @@ unsafe fn write(p: *mut u8, bytes: &[u8]) {
     unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len()) }
 }
 
+/// Writes `f()`'s value to `out` and returns true, or zero-fills `out` and returns false
+/// (also when `f` panics); with a NULL `out`, runs nothing and returns false. `f` reads the
+/// inputs, so they are all read before `out` is written.
+///
+/// # Safety
+/// `out` is NULL or valid for writes of `N` bytes.
+unsafe fn single<const N: usize>(out: *mut u8, f: impl FnOnce() -> Option<[u8; N]>) -> bool {
+    if out.is_null() {
+        return false;
+    }
+    let v = guarded(None, f);
+    // SAFETY: non-NULL, so by the contract N writable bytes.
+    unsafe { write(out, v.as_ref().unwrap_or(&[0; N])) };
+    v.is_some()
+}
+
+/// The `len` bytes at `p` (NULL with `len` = 0 is the empty input), or None for NULL with
+/// `len` > 0 or a `len` above `isize::MAX`.
+///
+/// # Safety
+/// `p` is NULL or valid for reads of `len` bytes that nothing writes while the slice lives.
+unsafe fn bytes_in<'a>(p: *const u8, len: usize) -> Option<&'a [u8]> {
+    if len == 0 {
+        return Some(&[]);
+    }
+    if p.is_null() || !fits(len, 1) {
+        return None;
+    }
+    // SAFETY: non-NULL, len ≤ isize::MAX readable bytes by the contract.
+    Some(unsafe { core::slice::from_raw_parts(p, len) })
+}
+
 /// geth's `secp256k1_ext_ecdsa_recover`: `sig` = r ‖ s ‖ recid (65 bytes, recid 0..=3),
 /// `msg` 32 bytes; writes 0x04 ‖ X ‖ Y (65 bytes) to `pubkey_out` and returns 1, or
 /// returns 0 (and zero-fills `pubkey_out` if it is not NULL).
@@ -77,28 +109,19 @@ pub unsafe extern "C" fn asmcrypto_ecdsa_recover(
     sig: *const u8,
     msg: *const u8,
 ) -> c_int {
-    if pubkey_out.is_null() {
-        return 0;
-    }
-    let mut out = [0u8; 65];
-    let mut ok = 0;
-    if !sig.is_null() && !msg.is_null() {
-        // SAFETY: non-NULL, so by the contract 65 and 32 readable bytes.
-        let (sig, msg) = unsafe { (read::<65>(sig), read::<32>(msg)) };
-        let key = guarded(None, || {
-            let mut rs = [0u8; 64];
-            rs.copy_from_slice(&sig[..64]);
-            asmcrypto::ecrecover_public_key(&rs, sig[64], &msg).ok()
-        });
-        if let Some(key) = key {
-            out[0] = 0x04;
-            out[1..].copy_from_slice(&key);
-            ok = 1;
+    let recover = || {
+        if sig.is_null() || msg.is_null() {
+            return None;
         }
-    }
-    // SAFETY: non-NULL, so by the contract 65 writable bytes.
-    unsafe { write(pubkey_out, &out) };
-    ok
+        // SAFETY: non-NULL, so by the contract 65 and 32 readable bytes.
+        let (rs, recid, msg) = unsafe { (read::<64>(sig), *sig.add(64), read::<32>(msg)) };
+        let key = asmcrypto::ecrecover_public_key(&rs, recid, &msg).ok()?;
+        let mut out = [0x04; 65];
+        out[1..].copy_from_slice(&key);
+        Some(out)
+    };
+    // SAFETY: 65 writable bytes at pubkey_out, by the contract.
+    c_int::from(unsafe { single(pubkey_out, recover) })
 }
 
 /// keccak256(X ‖ Y)[12..] of the key that signed `msg` with `sig` = r ‖ s ‖ v, v in
@@ -114,22 +137,16 @@ pub unsafe extern "C" fn asmcrypto_recover_address(
     msg: *const u8,
     sig: *const u8,
 ) -> c_int {
-    if addr_out.is_null() {
-        return 0;
-    }
-    let mut out = [0u8; 20];
-    let mut ok = 0;
-    if !msg.is_null() && !sig.is_null() {
+    let recover = || {
+        if msg.is_null() || sig.is_null() {
+            return None;
+        }
         // SAFETY: non-NULL, so by the contract 32 and 65 readable bytes.
         let (msg, sig) = unsafe { (read::<32>(msg), read::<65>(sig)) };
-        if let Some(addr) = guarded(None, || asmcrypto::recover_address(&msg, &sig).ok()) {
-            out = addr;
-            ok = 1;
-        }
-    }
-    // SAFETY: non-NULL, so by the contract 20 writable bytes.
-    unsafe { write(addr_out, &out) };
-    ok
+        asmcrypto::recover_address(&msg, &sig).ok()
+    };
+    // SAFETY: 20 writable bytes at addr_out, by the contract.
+    c_int::from(unsafe { single(addr_out, recover) })
 }
 
 /// `n` signatures at once: entry i is `asmcrypto_recover_address(addrs_out + 20i,
@@ -189,19 +206,15 @@ pub unsafe extern "C" fn asmcrypto_recover_addresses(
         }
         recovered
     };
-    match catch_unwind(AssertUnwindSafe(run)) {
-        Ok(recovered) => recovered,
-        Err(payload) => {
-            core::mem::forget(payload);
-            // No result of this call can be trusted: report every entry as failed.
-            // SAFETY: n > 0, no NULL pointer, so by the contract 20n and n writable bytes.
-            unsafe {
-                ptr::write_bytes(addrs_out, 0, 20 * n);
-                ptr::write_bytes(ok_out, 0, n);
-            }
-            0
+    guarded(None, || Some(run())).unwrap_or_else(|| {
+        // No result of this call can be trusted: report every entry as failed.
+        // SAFETY: n > 0, no NULL pointer, so by the contract 20n and n writable bytes.
+        unsafe {
+            ptr::write_bytes(addrs_out, 0, 20 * n);
+            ptr::write_bytes(ok_out, 0, n);
         }
-    }
+        0
+    })
 }
 
 /// The EVM precompile 0x01 on `len` bytes of call data: returns 32 and writes the output
@@ -217,27 +230,14 @@ pub unsafe extern "C" fn asmcrypto_ecrecover_precompile(
     len: usize,
     out: *mut u8,
 ) -> usize {
-    if out.is_null() {
-        return 0;
-    }
-    let mut word = [0u8; 32];
-    let mut written = 0;
-    if !(input.is_null() && len != 0) && fits(len, 1) {
-        let mut buf = [0u8; 128];
-        let take = len.min(128);
-        if take > 0 {
-            // SAFETY: input is non-NULL (len > 0) and valid for len ≥ take bytes; buf is a
-            // local array of 128 ≥ take bytes.
-            unsafe { ptr::copy_nonoverlapping(input, buf.as_mut_ptr(), take) };
-        }
-        if let Some(w) = guarded(None, || asmcrypto::ecrecover_precompile(&buf[..take])) {
-            word = w;
-            written = 32;
-        }
-    }
-    // SAFETY: non-NULL, so by the contract 32 writable bytes.
-    unsafe { write(out, &word) };
-    written
+    // SAFETY: out and input as the contract says; the precompile reads at most 128 bytes.
+    let ok = unsafe {
+        single(out, || {
+            let data = bytes_in(input, len)?;
+            asmcrypto::ecrecover_precompile(&data[..data.len().min(128)])
+        })
+    };
+    if ok { 32 } else { 0 }
 }
 
 /// keccak256 of the `len` bytes at `data`, written to `out` (32 bytes). With a NULL `out`
@@ -249,24 +249,8 @@ pub unsafe extern "C" fn asmcrypto_ecrecover_precompile(
 /// unless it is NULL. The buffers may overlap.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn asmcrypto_keccak256(data: *const u8, len: usize, out: *mut u8) {
-    if out.is_null() {
-        return;
-    }
-    let mut hash = [0u8; 32];
-    if !(data.is_null() && len != 0) && fits(len, 1) {
-        let input: &[u8] = if len == 0 {
-            &[]
-        } else {
-            // SAFETY: data is non-NULL and valid for len ≤ isize::MAX readable bytes, which
-            // nothing writes during the call (the output is written after the last use).
-            unsafe { core::slice::from_raw_parts(data, len) }
-        };
-        if let Some(h) = guarded(None, || Some(asmcrypto::keccak256(input))) {
-            hash = h;
-        }
-    }
-    // SAFETY: non-NULL, so by the contract 32 writable bytes.
-    unsafe { write(out, &hash) };
+    // SAFETY: out and data as the contract says.
+    unsafe { single(out, || bytes_in(data, len).map(asmcrypto::keccak256)) };
 }
 
 /// The batch path this CPU takes, as a static NUL-terminated string: `"avx512-ifma"` or

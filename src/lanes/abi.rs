@@ -73,8 +73,8 @@ pub unsafe extern "C" fn asmcrypto_avx512_fe_ops(
     }
 }
 
-/// One field multiplication of eight lanes: `out = a·b` (canonical). The kernel `llvm-mca`
-/// analyses.
+/// One field multiplication of eight lanes: `out = a·b`, reduced (below 2p) but not
+/// normalised, as the engine keeps its elements. The kernel `llvm-mca` analyses.
 ///
 /// # Safety
 /// AVX-512 F, BW and IFMA; 32 words behind each pointer.
