@@ -24,14 +24,7 @@ struct Lanes8<B>(core::marker::PhantomData<B>);
 impl<B: Backend> Permute<8> for Lanes8<B> {
     #[inline(always)]
     fn permute(s: &mut States<8>) {
-        let mut a = [B::splat(0); 25];
-        for (v, w) in a.iter_mut().zip(s.iter()) {
-            *v = B::load(w);
-        }
-        crate::lanes::keccak::keccak_f1600_x8::<B>(&mut a);
-        for (w, v) in s.iter_mut().zip(a) {
-            *w = B::store(v);
-        }
+        crate::lanes::keccak::keccak_f1600_x8_words::<B>(s);
     }
 }
 
@@ -48,14 +41,10 @@ fn hash_lanes8<B: Backend>(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
             words[k][i] = load_le(bytes);
         }
     }
-    let mut msg = [B::splat(0); 8];
-    for (v, w) in msg.iter_mut().zip(&words) {
-        *v = B::load(w);
-    }
-    let h = crate::lanes::keccak::keccak256_64_x8::<B>(&msg);
+    let h = crate::lanes::keccak::keccak256_64_x8_words::<B>(&words);
     let mut out = [[0u8; 32]; 8];
-    for (k, v) in h.into_iter().enumerate() {
-        for (o, word) in out.iter_mut().zip(B::store(v)) {
+    for (k, hk) in h.into_iter().enumerate() {
+        for (o, word) in out.iter_mut().zip(hk) {
             o[8 * k..8 * k + 8].copy_from_slice(&word.to_le_bytes());
         }
     }

@@ -11,7 +11,7 @@
 
 use super::avx512::Avx512;
 use super::field::Fe8;
-use super::keccak::{keccak_f1600_x8, keccak256_64_x8};
+use super::keccak::{keccak_f1600_x8_words, keccak256_64_x8_words};
 use super::point::{Aff8, Jac8};
 use super::scalar::Sc8;
 use super::{Backend, LANES};
@@ -204,14 +204,7 @@ type Group = [[u64; LANES]; 25];
 #[inline(always)]
 fn permute_groups<B: Backend>(groups: &mut [Group]) {
     for g in groups {
-        let mut a = [B::splat(0); 25];
-        for (v, w) in a.iter_mut().zip(g.iter()) {
-            *v = B::load(w);
-        }
-        keccak_f1600_x8::<B>(&mut a);
-        for (w, v) in g.iter_mut().zip(a) {
-            *w = B::store(v);
-        }
+        keccak_f1600_x8_words::<B>(g);
     }
 }
 
@@ -221,18 +214,11 @@ fn permute_groups<B: Backend>(groups: &mut [Group]) {
 #[inline(always)]
 fn hash64_groups<B: Backend>(msgs: &[[[u64; LANES]; 8]], out: &mut [[[u64; LANES]; 4]]) {
     for (m, o) in msgs.iter().zip(out.iter_mut()) {
-        let mut v = [B::splat(0); 8];
-        for (v, w) in v.iter_mut().zip(m.iter()) {
-            *v = B::load(w);
-        }
-        let h = keccak256_64_x8::<B>(&v);
-        for (o, h) in o.iter_mut().zip(h) {
-            *o = B::store(h);
-        }
+        *o = keccak256_64_x8_words::<B>(m);
     }
 }
 
-/// [`keccak_f1600_x8`] with the portable backend, on groups of states laid out as the
+/// [`keccak_f1600_x8`](super::keccak::keccak_f1600_x8) with the portable backend, on groups of states laid out as the
 /// AVX-512 entry point expects.
 #[cfg(test)]
 fn keccak_f1600_x8_portable(groups: &mut [Group]) {
@@ -258,7 +244,7 @@ pub unsafe extern "C" fn asmcrypto_avx512_keccak_f1600_x8(state: *mut u64, count
     permute_groups::<Avx512>(groups);
 }
 
-/// Computes [`keccak256_64_x8`] with the AVX-512 backend for `count` groups of eight
+/// Computes [`keccak256_64_x8`](super::keccak::keccak256_64_x8) with the AVX-512 backend for `count` groups of eight
 /// 64-byte messages: group `g` reads `msg[64 g .. 64 g + 64]` (word `k` of message `i` at
 /// index `8 k + i`) and writes `out[32 g .. 32 g + 32]` (word `k` of hash `i` at `8 k + i`).
 ///
@@ -619,7 +605,7 @@ mod keccak_tests {
 
     #[test]
     fn portable_hash64_of_zero_keys() {
-        let out = keccak256_64_x8::<Portable>(&[[0u64; LANES]; 8]);
+        let out = keccak256_64_x8_words::<Portable>(&[[0u64; LANES]; 8]);
         let want = keccak256(&[0u8; 64]);
         for (k, word) in out.iter().enumerate() {
             let w = u64::from_le_bytes(want[8 * k..8 * k + 8].try_into().unwrap());

@@ -14,7 +14,7 @@
 // Only the x86-64 paths use the multi-lane code outside the tests.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
-use super::Backend;
+use super::{Backend, LANES};
 
 /// Number of rounds of Keccak-f\[1600\].
 const ROUNDS: usize = 24;
@@ -123,6 +123,36 @@ pub(crate) fn keccak_f1600_x8<B: Backend>(a: &mut [B::V; 25]) {
         s = round::<B>(&s, rc);
     }
     *a = s;
+}
+
+/// [`keccak_f1600_x8`] on eight states held in memory, word-major: `s[w][i]` is word `w`
+/// of state `i` (loaded into vectors, permuted, stored back).
+#[inline(always)]
+pub(crate) fn keccak_f1600_x8_words<B: Backend>(s: &mut [[u64; LANES]; 25]) {
+    let mut a = [B::splat(0); 25];
+    for (v, w) in a.iter_mut().zip(s.iter()) {
+        *v = B::load(w);
+    }
+    keccak_f1600_x8::<B>(&mut a);
+    for (w, v) in s.iter_mut().zip(a) {
+        *w = B::store(v);
+    }
+}
+
+/// [`keccak256_64_x8`] on words in memory: `msg[k][i]` is word `k` of message `i`, and
+/// word `k` of hash `i` is returned at `[k][i]`.
+#[inline(always)]
+pub(crate) fn keccak256_64_x8_words<B: Backend>(msg: &[[u64; LANES]; 8]) -> [[u64; LANES]; 4] {
+    let mut v = [B::splat(0); 8];
+    for (v, w) in v.iter_mut().zip(msg.iter()) {
+        *v = B::load(w);
+    }
+    let h = keccak256_64_x8::<B>(&v);
+    let mut out = [[0u64; LANES]; 4];
+    for (o, h) in out.iter_mut().zip(h) {
+        *o = B::store(h);
+    }
+    out
 }
 
 /// Keccak-256 of eight 64-byte messages (uncompressed public keys without the `0x04`
