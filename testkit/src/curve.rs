@@ -175,16 +175,6 @@ pub fn is_x_coordinate(x: &BigUint) -> bool {
     rhs.modpow(&e, &p) == BigUint::from(1u32)
 }
 
-/// A square root of x³ + 7 mod p (p ≡ 3 mod 4). Panics if `x` is not an x-coordinate.
-pub fn y_of(x: &BigUint) -> BigUint {
-    let p = p();
-    let rhs = (x * x * x + BigUint::from(7u32)) % &p;
-    let e = (&p + BigUint::from(1u32)) >> 2usize;
-    let y = rhs.modpow(&e, &p);
-    assert_eq!((&y * &y) % &p, rhs, "not an x-coordinate");
-    y
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,13 +185,6 @@ mod tests {
         assert_eq!(from_be(&N_HALF), n() / &two);
         // p = 2²⁵⁶ − 2³² − 977.
         assert_eq!(p(), two_256() - (BigUint::from(1u64) << 32usize) - 977u32);
-        // G is on the curve and y_of finds its y (its parity is even).
-        let gy = y_of(&from_be(&GX));
-        let gy = if gy.bit(0) { p() - gy } else { gy };
-        assert_eq!(
-            to_be32(&gy),
-            h32("483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8")
-        );
     }
 
     #[test]

@@ -7,14 +7,13 @@
 //! every entry point's expected result from the [`Reference`].
 
 use asmcrypto::Error;
-use secp256k1::ecdsa::RecoverableSignature;
-use secp256k1::{Message, PublicKey, SecretKey};
+use secp256k1::SecretKey;
 
 use crate::curve::{
     B32, N, ONES, P, ZERO, add, is_scalar, mul_n, neg_n, offset, small, sub, sub_n,
 };
 use crate::model::Reference;
-use crate::oracle::{address_of_key, address_word, secp_is_x_coordinate};
+use crate::oracle::{address_of_key, address_word, public_key_of, secp_is_x_coordinate, sign};
 use crate::rng::SplitMix64;
 use crate::sig::{Signed, sig65};
 
@@ -228,11 +227,8 @@ impl Generator {
     /// The precompile input for (hash, v, r, s): usually the canonical 128 bytes with v
     /// word 27/28, sometimes a raw or random v byte, a dirty v word, or a length in 0..=200.
     fn precompile_input(&mut self, hash: &B32, r: &B32, s: &B32, v: u8) -> Vec<u8> {
-        let mut input = vec![0u8; 128];
-        input[..32].copy_from_slice(hash);
-        input[63] = if v <= 1 { v + 27 } else { v };
-        input[64..96].copy_from_slice(r);
-        input[96..].copy_from_slice(s);
+        let mut input =
+            crate::sig::precompile_input(hash, if v <= 1 { v + 27 } else { v }, r, s).to_vec();
         match self.rng.below(100) {
             0..=79 => {}
             80..=83 => input[63] = v,
@@ -292,20 +288,15 @@ impl Generator {
                 3 => offset(&N, -1 - self.rng.below(1000) as i64),
                 _ => self.rng.bytes32(),
             };
-            let Ok(sk) = SecretKey::from_secret_bytes(secret) else {
+            if SecretKey::from_secret_bytes(secret).is_err() {
                 continue;
-            };
+            }
             let hash = self.hash();
-            let sig = RecoverableSignature::sign_ecdsa_recoverable(Message::from_digest(hash), &sk);
-            let (id, compact) = sig.serialize_compact();
-            let recid = id.to_u8();
+            let (r, s, recid) = sign(&secret, &hash);
             if recid > 1 {
                 continue; // R.x ≥ n: probability ~2⁻¹²⁷
             }
-            let (r, s) = crate::sig::split_rs(&compact);
-            let key: [u8; 64] = PublicKey::from_secret_key(&sk).serialize_uncompressed()[1..]
-                .try_into()
-                .expect("64 bytes");
+            let key = public_key_of(&secret);
             self.reference.known(&hash, &r, &s, recid, key);
             self.reference.known(&hash, &r, &neg_n(&s), recid ^ 1, key);
             if self.bases.len() >= 64 {
@@ -509,13 +500,13 @@ impl Generator {
                 4 => small(self.rng.range(4, 1 << 20)),
                 _ => self.rng.scalar(),
             };
-            let Ok(sk) = SecretKey::from_secret_bytes(k) else {
+            if SecretKey::from_secret_bytes(k).is_err() {
                 continue;
-            };
-            let pk = PublicKey::from_secret_key(&sk).serialize_uncompressed();
-            let rx: B32 = pk[1..33].try_into().expect("32 bytes");
+            }
+            let key = public_key_of(&k);
+            let rx: B32 = key[..32].try_into().expect("32 bytes");
             if rx < N {
-                break (k, rx, pk[64] & 1);
+                break (k, rx, key[63] & 1);
             }
         };
         let parity = if self.rng.below(4) == 0 {
@@ -555,7 +546,7 @@ impl Generator {
 pub fn at_infinity(rng: &mut SplitMix64) -> Signed {
     loop {
         let k = rng.scalar();
-        let key = crate::oracle::public_key_of(&k);
+        let key = public_key_of(&k);
         let rx: B32 = key[..32].try_into().expect("32 bytes");
         if rx >= N {
             continue; // probability ~2⁻¹²⁸

@@ -43,7 +43,7 @@ pub fn proptest_cases(default: u32) -> u32 {
         .unwrap_or(default)
 }
 pub use curve::{
-    B32, from_be, hex_to_vec, hex32, is_x_coordinate, is_zero, n, p, to_be32, two_256, y_of,
+    B32, from_be, hex_to_vec, hex32, is_x_coordinate, is_zero, n, p, to_be32, two_256,
 };
 pub use model::{Reference, model, model_ecrecover, model_precompile, model_v};
 pub use oracle::{

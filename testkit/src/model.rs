@@ -1,7 +1,8 @@
 //! THE reference model: the exact result, errors included, of every recovery entry point of
 //! asmcrypto (`recover_public_key`, `recover_address`, `ecrecover`, `ecrecover_public_key`,
-//! `ecrecover_precompile`, `recover_addresses`, `recover_addresses_batch`), built from the
-//! oracles and from the crate's documented rules, never from asmcrypto's own recovery.
+//! `ecrecover_precompile`; the batch calls `recover_addresses` and `recover_addresses_batch`
+//! give `recover_address` on each input), built from the oracles and from the crate's
+//! documented rules, never from asmcrypto's own recovery.
 //!
 //! The rules (`doc/reliability.md`): `v` ∈ {0, 1, 27, 28} for the `recover_*` calls, a
 //! libsecp256k1 recovery id 0..=3 for `ecrecover*` (bit 1: R's x is r + n); then, in the
@@ -19,7 +20,7 @@ use crate::curve::{B32, N, add, from_be, is_scalar};
 use crate::oracle::{
     address_of_key, address_word, oracle_recover, secp_is_x_coordinate, secp_recover,
 };
-use crate::sig::{PrecompileInput, Signed, sig65, split_rs};
+use crate::sig::{PrecompileInput, sig65, split_rs};
 
 /// The expected results, memoised by (hash, r, s, recid).
 #[derive(Debug)]
@@ -177,22 +178,6 @@ impl Reference {
         self.recover(&i.hash, &i.r, &i.s, v - 27)
             .ok()
             .map(|k| address_word(&address_of_key(&k)))
-    }
-
-    /// `recover_addresses(inputs)` (and every batch path): `recover_address` on each.
-    pub fn recover_addresses(&mut self, inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
-        inputs
-            .iter()
-            .map(|(h, s)| self.recover_address(h, s))
-            .collect()
-    }
-
-    /// `recover_addresses_batch(inputs)`.
-    pub fn recover_addresses_batch(
-        &mut self,
-        inputs: &[Signed; 8],
-    ) -> [Result<[u8; 20], Error>; 8] {
-        inputs.each_ref().map(|(h, s)| self.recover_address(h, s))
     }
 }
 

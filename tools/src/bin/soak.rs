@@ -32,12 +32,11 @@ use std::time::{Duration, Instant};
 
 use asmcrypto::Error;
 use asmcrypto::internals::BatchPath;
+use asmcrypto_testkit::Signed;
 use asmcrypto_testkit::hostile::{Case, Generator, Kind};
 use asmcrypto_testkit::oracle::{address_of_key, keccak as sha3_keccak};
 use asmcrypto_testkit::paths;
 use asmcrypto_testkit::rng::{SplitMix64, mix};
-
-type Signed = ([u8; 32], [u8; 65]);
 
 fn round_seed(seed: u64, thread: u64, round: u64) -> u64 {
     mix(mix(seed) ^ mix(thread.wrapping_mul(0x1_0000_0001) ^ (round << 20)))
@@ -208,6 +207,19 @@ impl Checker<'_> {
         }
     }
 
+    /// A single-signature call on case `c`: counts the outcome of `want`, then
+    /// [`Checker::one`] with `c` as the input.
+    fn case<T: PartialEq + Debug>(
+        &mut self,
+        f: usize,
+        c: &Case,
+        want: &Result<T, Error>,
+        call: impl FnOnce() -> Result<T, Error>,
+    ) {
+        self.stats.outcomes[outcome(want)] += 1;
+        self.one(f, want, call, || c.describe());
+    }
+
     /// Batch path `path` on `inputs` (the cases `idx`), where this CPU can run it.
     fn path(&mut self, path: BatchPath, cases: &[Case], idx: &[usize], inputs: &[Signed]) {
         if !paths::available(path) {
@@ -284,7 +296,6 @@ impl Checker<'_> {
     }
 }
 
-/// Runs round `round` of worker `thread`.
 /// `--self-test`: corrupts the expected results of the first input of every round and of
 /// one Keccak message, and adds one deliberately panicking call, to show that the runner
 /// reports both.
@@ -393,35 +404,19 @@ fn run_round(seed: u64, thread: u64, round: u64, stats: &mut Stats, dump: bool, 
     }
     // Single-signature entry points.
     for c in &cases {
-        let sig64: [u8; 64] = c.sig[..64].try_into().unwrap();
-        ck.stats.outcomes[outcome(&c.want_key)] += 1;
-        ck.one(
-            F_KEY,
-            &c.want_key,
-            || asmcrypto::recover_public_key(&c.hash, &c.sig),
-            || c.describe(),
-        );
-        ck.stats.outcomes[outcome(&c.want_addr)] += 1;
-        ck.one(
-            F_ADDR,
-            &c.want_addr,
-            || asmcrypto::recover_address(&c.hash, &c.sig),
-            || c.describe(),
-        );
-        ck.stats.outcomes[outcome(&c.want_ec_key)] += 1;
-        ck.one(
-            F_EC_KEY,
-            &c.want_ec_key,
-            || asmcrypto::ecrecover_public_key(&sig64, c.recid, &c.hash),
-            || c.describe(),
-        );
-        ck.stats.outcomes[outcome(&c.want_ec)] += 1;
-        ck.one(
-            F_EC,
-            &c.want_ec,
-            || asmcrypto::ecrecover(&sig64, c.recid, &c.hash),
-            || c.describe(),
-        );
+        let sig64 = c.sig64();
+        ck.case(F_KEY, c, &c.want_key, || {
+            asmcrypto::recover_public_key(&c.hash, &c.sig)
+        });
+        ck.case(F_ADDR, c, &c.want_addr, || {
+            asmcrypto::recover_address(&c.hash, &c.sig)
+        });
+        ck.case(F_EC_KEY, c, &c.want_ec_key, || {
+            asmcrypto::ecrecover_public_key(&sig64, c.recid, &c.hash)
+        });
+        ck.case(F_EC, c, &c.want_ec, || {
+            asmcrypto::ecrecover(&sig64, c.recid, &c.hash)
+        });
         ck.stats.outcomes[if c.want_pre.is_some() { 0 } else { 6 }] += 1;
         ck.one(
             F_PRE,
