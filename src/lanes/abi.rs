@@ -10,7 +10,7 @@
 //! 64-bit words, `w[k][lane]`, 32 words in all.
 
 use super::avx512::Avx512;
-use super::field::Fe8;
+use super::field::{Fe8, Linear};
 use super::keccak::{keccak_f1600_x8_words, keccak256_64_x8_words};
 use super::point::{Aff8, Jac8};
 use super::scalar::Sc8;

@@ -1,15 +1,20 @@
 //! GF(p) on eight lanes: five 52-bit limbs per lane, multiplied with the IFMA primitives
 //! `madd52lo`/`madd52hi` of the backend.
 //!
-//! IFMA reads only the low 52 bits of each multiplicand, so every element handed to a
-//! multiplication must have all five limbs below 2⁵². Every operation here therefore
-//! returns a **reduced** element: limbs 0..3 below 2⁵², limb 4 at most 2⁴⁸ (value below
-//! 2²⁵⁶ + 2²⁰⁸, so congruent to the element and below 2p), which any other operation
-//! accepts. [`Fe8::normalize`] gives the canonical value below p.
+//! Two types keep the limb bounds apart, as curve25519-dalek's IFMA field does:
 //!
-//! Additions and subtractions end with [`reduce`]: a carry pass, a fold of the bits above
-//! 2²⁵⁶ with 2²⁵⁶ ≡ 2³² + 977, and a second carry pass. Subtraction adds a multiple of p
-//! whose limbs are all at least 2⁵² first, so no limb goes negative.
+//! - [`Fe8`], **reduced**: limbs 0..3 below 2⁵², limb 4 below 2⁴⁸ + 2¹² (so the value is
+//!   below 2²⁵⁶ + 2²²⁰ < 2p). IFMA reads only the low 52 bits of each multiplicand, so only
+//!   reduced elements are multiplied. [`Fe8::normalize`] gives the canonical value below p.
+//! - [`Unreduced8`], a product whose last carry pass is still pending: every limb below
+//!   2⁵⁶. The point formulas take products that only feed additions and subtractions in
+//!   this form ([`Fe8::mul_unreduced`], [`Fe8::sqr_unreduced`]) and let the linear
+//!   operation's own reduction finish them: one carry pass instead of two.
+//!
+//! Additions, subtractions and the fused linear combinations ([`Linear`]) accept either
+//! type and end with [`reduce`]: the bits above 2²⁵⁶ folded in first (2²⁵⁶ ≡ 2³² + 977),
+//! then a single carry pass. Subtraction adds a multiple of p whose limbs are all at least
+//! 2⁵⁶ (times the subtrahend's factor) first, so no limb goes negative.
 
 use super::Backend;
 #[cfg(test)]
@@ -26,7 +31,9 @@ const R260: u64 = 0x10_0000_3D10;
 const P52: [u64; 5] = [0xF_FFFE_FFFF_FC2F, M52, M52, M52, M48];
 
 /// 32·p written with limbs 0..3 in [2⁵², 2⁵³) and limb 4 ≥ 2⁵²: subtracting any element
-/// with limbs below 2⁵² (limb 4 below 2⁵³) from it leaves every limb non-negative.
+/// with limbs below 2⁵² (limb 4 below 2⁵³) from it leaves every limb non-negative. Shifted
+/// left by 4 + K it is the bias for subtracting 2^K times an operand of [`Linear`] (limbs
+/// below 2⁵⁶).
 pub(crate) const SUB_BIAS: [u64; 5] = sub_bias();
 
 const fn sub_bias() -> [u64; 5] {
@@ -45,7 +52,14 @@ const fn sub_bias() -> [u64; 5] {
     ]
 }
 
-/// Eight field elements, limb-major: `0[k]` holds limb k of every lane.
+/// The bias for subtracting 2^K times an operand whose limbs are below 2⁵⁶:
+/// [`SUB_BIAS`]·2^(4+K), a multiple of p with every limb at least 2^(56+K).
+#[inline(always)]
+fn bias<B: Backend, const K: u32>(k: usize) -> B::V {
+    B::splat(SUB_BIAS[k] << (4 + K))
+}
+
+/// Eight reduced field elements, limb-major: `0[k]` holds limb k of every lane.
 pub(crate) struct Fe8<B: Backend>(pub [B::V; 5]);
 
 impl<B: Backend> Clone for Fe8<B> {
@@ -56,21 +70,37 @@ impl<B: Backend> Clone for Fe8<B> {
 }
 impl<B: Backend> Copy for Fe8<B> {}
 
-/// Carry pass, fold of bits ≥ 256, carry pass: any limbs below 2⁶³ in, a reduced element
-/// out (limbs 0..3 < 2⁵², limb 4 ≤ 2⁴⁸).
+/// Eight products before their last carry pass: limbs below 2⁵⁶, not a multiplicand. Only
+/// the linear operations of [`Linear`] take it (and reduce it); [`Unreduced8::reduce`] is
+/// the way back otherwise.
+pub(crate) struct Unreduced8<B: Backend>(pub [B::V; 5]);
+
+impl<B: Backend> Clone for Unreduced8<B> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<B: Backend> Copy for Unreduced8<B> {}
+
+impl<B: Backend> Unreduced8<B> {
+    /// The reduced element.
+    #[inline(always)]
+    pub fn reduce(&self) -> Fe8<B> {
+        Fe8(reduce::<B>(self.0))
+    }
+}
+
+/// The fold of the bits at and above 2²⁵⁶, then one carry pass: limbs below 2⁶² in, a
+/// reduced element out (limbs 0..3 < 2⁵², limb 4 < 2⁴⁸ + 2¹²).
+///
+/// Folding first is what makes one pass enough: the bits above 2²⁵⁶ (fewer than 2¹⁴ of
+/// them) times 2²⁵⁶ mod p go into limb 0 as one IFMA (a product below 2⁴⁷) before any carry,
+/// and the pass then carries everything up to limb 4, which gains at most 2¹¹ over 2⁴⁸.
 #[inline(always)]
 pub(crate) fn reduce<B: Backend>(t: [B::V; 5]) -> [B::V; 5] {
     let m52 = B::splat(M52);
     let [mut t0, mut t1, mut t2, mut t3, mut t4] = t;
-    t1 = B::add(t1, B::shr::<52>(t0));
-    t0 = B::and(t0, m52);
-    t2 = B::add(t2, B::shr::<52>(t1));
-    t1 = B::and(t1, m52);
-    t3 = B::add(t3, B::shr::<52>(t2));
-    t2 = B::and(t2, m52);
-    t4 = B::add(t4, B::shr::<52>(t3));
-    t3 = B::and(t3, m52);
-    // Bits 256 and up (fewer than 16 of them) times 2²⁵⁶ mod p, below 2⁴⁹: one IFMA.
     let top = B::shr::<48>(t4);
     t4 = B::and(t4, B::splat(M48));
     t0 = B::madd52lo(t0, top, B::splat(P_C));
@@ -85,13 +115,15 @@ pub(crate) fn reduce<B: Backend>(t: [B::V; 5]) -> [B::V; 5] {
     [t0, t1, t2, t3, t4]
 }
 
-/// Folds the ten product columns `t` (each below 2⁵⁸) into a reduced element.
+/// Folds the ten product columns `t` (columns 0..4 below 2⁵⁶, all below 2⁵⁸) into an
+/// unreduced element (limbs below 2⁵⁶).
 #[inline(always)]
-fn reduce_product<B: Backend>(mut t: [B::V; 10]) -> Fe8<B> {
+fn fold_product<B: Backend>(mut t: [B::V; 10]) -> Unreduced8<B> {
     let m52 = B::splat(M52);
-    // Normalise columns 4..9 so the high half H = t5..t9 has limbs below 2⁵² (IFMA
-    // multiplicands). The product is below 2⁵²⁰, so t9 ends below 2⁵².
-    for k in 4..9 {
+    // Normalise columns 5..9 so the high half H = t5..t9 has limbs below 2⁵² (IFMA
+    // multiplicands); column 4 keeps its excess, it is part of the low half L. The product
+    // is below 2⁵²⁰, so t9 ends below 2⁵².
+    for k in 5..9 {
         t[k + 1] = B::add(t[k + 1], B::shr::<52>(t[k]));
         t[k] = B::and(t[k], m52);
     }
@@ -111,8 +143,121 @@ fn reduce_product<B: Backend>(mut t: [B::V; 10]) -> Fe8<B> {
     // u5 (below 2³⁷) has weight 2²⁶⁰ again.
     u[0] = B::madd52lo(u[0], u5, r);
     u[1] = B::madd52hi(u[1], u5, r);
-    Fe8(reduce::<B>(u))
+    Unreduced8(u)
 }
+
+/// The operand of a linear operation: a reduced or an unreduced element (every limb below
+/// 2⁵⁶). The fused operations of [`Linear`] combine such operands with one [`reduce`].
+pub(crate) trait Limbs<B: Backend>: Copy {
+    /// The five limbs.
+    fn limbs(&self) -> [B::V; 5];
+}
+
+impl<B: Backend> Limbs<B> for Fe8<B> {
+    #[inline(always)]
+    fn limbs(&self) -> [B::V; 5] {
+        self.0
+    }
+}
+
+impl<B: Backend> Limbs<B> for Unreduced8<B> {
+    #[inline(always)]
+    fn limbs(&self) -> [B::V; 5] {
+        self.0
+    }
+}
+
+/// Linear combinations of reduced and unreduced elements, each with a single [`reduce`] at
+/// the end. Every operand's limbs are below 2⁵⁶ and every subtraction adds the bias of
+/// [`bias`] for its factor, so no limb goes negative and every intermediate limb stays
+/// below 2⁶² (the bound [`reduce`] takes).
+pub(crate) trait Linear<B: Backend>: Limbs<B> {
+    /// `self + other`.
+    #[inline(always)]
+    fn add(&self, other: &impl Limbs<B>) -> Fe8<B> {
+        let (mut t, b) = (self.limbs(), other.limbs());
+        for k in 0..5 {
+            t[k] = B::add(t[k], b[k]);
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    /// `self − other`.
+    #[inline(always)]
+    fn sub(&self, other: &impl Limbs<B>) -> Fe8<B> {
+        self.sub_shl::<0>(other)
+    }
+
+    /// `−self`.
+    #[inline(always)]
+    fn neg(&self) -> Fe8<B> {
+        let mut t = self.limbs();
+        for (k, tk) in t.iter_mut().enumerate() {
+            *tk = B::sub(bias::<B, 0>(k), *tk);
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    /// `self · 2^N` for N ≤ 3.
+    #[inline(always)]
+    fn shl<const N: u32>(&self) -> Fe8<B> {
+        const { assert!(N <= 3) };
+        let mut t = self.limbs();
+        for tk in t.iter_mut() {
+            *tk = B::shl::<N>(*tk);
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    /// `3·self`.
+    #[inline(always)]
+    fn triple(&self) -> Fe8<B> {
+        let mut t = self.limbs();
+        for tk in t.iter_mut() {
+            *tk = B::add(B::shl::<1>(*tk), *tk);
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    /// `2^K·self − other` (K ≤ 3).
+    #[inline(always)]
+    fn shl_sub<const K: u32>(&self, other: &impl Limbs<B>) -> Fe8<B> {
+        const { assert!(K <= 3) };
+        let (mut t, b) = (self.limbs(), other.limbs());
+        for k in 0..5 {
+            t[k] = B::sub(B::add(B::shl::<K>(t[k]), bias::<B, 0>(k)), b[k]);
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    /// `self − 2^K·other` (K ≤ 3).
+    #[inline(always)]
+    fn sub_shl<const K: u32>(&self, other: &impl Limbs<B>) -> Fe8<B> {
+        const { assert!(K <= 3) };
+        let (mut t, b) = (self.limbs(), other.limbs());
+        for k in 0..5 {
+            t[k] = B::sub(B::add(t[k], bias::<B, K>(k)), B::shl::<K>(b[k]));
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    /// `self − b − 2·c`.
+    #[inline(always)]
+    fn sub_sub_dbl(&self, b: &impl Limbs<B>, c: &impl Limbs<B>) -> Fe8<B> {
+        let (mut t, b, c) = (self.limbs(), b.limbs(), c.limbs());
+        // b + 2c is below 3·2⁵⁶ < 2⁵⁸: the bias for a factor of 4 covers it.
+        for k in 0..5 {
+            t[k] = B::sub(
+                B::sub(B::add(t[k], bias::<B, 2>(k)), b[k]),
+                B::shl::<1>(c[k]),
+            );
+        }
+        Fe8(reduce::<B>(t))
+    }
+}
+
+impl<B: Backend> Linear<B> for Fe8<B> {}
+impl<B: Backend> Linear<B> for Unreduced8<B> {}
 
 impl<B: Backend> Fe8<B> {
     /// 0 in every lane.
@@ -179,102 +324,15 @@ impl<B: Backend> Fe8<B> {
         core::array::from_fn(|i| FieldElement::from_u64x4([w[0][i], w[1][i], w[2][i], w[3][i]]))
     }
 
-    /// `self + other`.
-    #[inline(always)]
-    pub fn add(&self, other: &Self) -> Self {
-        let (a, b) = (&self.0, &other.0);
-        let mut t = *a;
-        for k in 0..5 {
-            t[k] = B::add(a[k], b[k]);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `self − other`.
-    #[inline(always)]
-    pub fn sub(&self, other: &Self) -> Self {
-        let (a, b) = (&self.0, &other.0);
-        let mut t = *a;
-        for k in 0..5 {
-            t[k] = B::sub(B::add(a[k], B::splat(SUB_BIAS[k])), b[k]);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `−self`.
-    #[inline(always)]
-    pub fn neg(&self) -> Self {
-        let mut t = self.0;
-        for k in 0..5 {
-            t[k] = B::sub(B::splat(SUB_BIAS[k]), self.0[k]);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `self · 2^N` for N ≤ 8.
-    #[inline(always)]
-    pub fn shl<const N: u32>(&self) -> Self {
-        let mut t = self.0;
-        for tk in t.iter_mut() {
-            *tk = B::shl::<N>(*tk);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `2^K·self − other` with one reduction (K ≤ 3): the shift, the bias and the
-    /// difference limb by limb (each below 2⁵² + 2⁵⁶), then [`reduce`].
-    #[inline(always)]
-    pub fn shl_sub<const K: u32>(&self, other: &Self) -> Self {
-        const { assert!(K <= 3) };
-        let (a, b) = (&self.0, &other.0);
-        let mut t = *a;
-        for k in 0..5 {
-            t[k] = B::sub(B::add(B::shl::<K>(a[k]), B::splat(SUB_BIAS[k])), b[k]);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `self − 2^K·other` with one reduction (K ≤ 3): the bias is 2^K·[`SUB_BIAS`] (a
-    /// multiple of p whose limbs are at least 2^(52+K), above every limb of 2^K·other), so
-    /// no limb goes negative; limbs stay below 2⁵² + 2⁵⁶ before [`reduce`].
-    #[inline(always)]
-    pub fn sub_shl<const K: u32>(&self, other: &Self) -> Self {
-        const { assert!(K <= 3) };
-        let (a, b) = (&self.0, &other.0);
-        let mut t = *a;
-        for k in 0..5 {
-            let bias = B::splat(SUB_BIAS[k] << K);
-            t[k] = B::sub(B::add(a[k], bias), B::shl::<K>(b[k]));
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `self − b − 2·c` with one reduction: bias 4·[`SUB_BIAS`] (limbs at least 2⁵⁴,
-    /// above b's limbs plus 2·c's), limbs below 2⁵² + 2⁵⁵ before [`reduce`].
-    #[inline(always)]
-    pub fn sub_sub_dbl(&self, b: &Self, c: &Self) -> Self {
-        let (a, b, c) = (&self.0, &b.0, &c.0);
-        let mut t = *a;
-        for k in 0..5 {
-            let bias = B::splat(SUB_BIAS[k] << 2);
-            t[k] = B::sub(B::sub(B::add(a[k], bias), b[k]), B::shl::<1>(c[k]));
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `3·self` with one reduction (limbs below 3·2⁵² before [`reduce`]).
-    #[inline(always)]
-    pub fn triple(&self) -> Self {
-        let mut t = self.0;
-        for tk in t.iter_mut() {
-            *tk = B::add(B::shl::<1>(*tk), *tk);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
     /// `self · other`.
     #[inline(always)]
     pub fn mul(&self, other: &Self) -> Self {
+        self.mul_unreduced(other).reduce()
+    }
+
+    /// `self · other` before its last carry pass, for a linear operation to finish.
+    #[inline(always)]
+    pub fn mul_unreduced(&self, other: &Self) -> Unreduced8<B> {
         let (a, b) = (&self.0, &other.0);
         let mut t = [B::splat(0); 10];
         for i in 0..5 {
@@ -283,12 +341,18 @@ impl<B: Backend> Fe8<B> {
                 t[i + j + 1] = B::madd52hi(t[i + j + 1], a[i], b[j]);
             }
         }
-        reduce_product::<B>(t)
+        fold_product::<B>(t)
     }
 
     /// `self²`.
     #[inline(always)]
     pub fn sqr(&self) -> Self {
+        self.sqr_unreduced().reduce()
+    }
+
+    /// `self²` before its last carry pass, for a linear operation to finish.
+    #[inline(always)]
+    pub fn sqr_unreduced(&self) -> Unreduced8<B> {
         let a = &self.0;
         let mut t = [B::splat(0); 10];
         // Cross products aᵢ·aⱼ (i < j), doubled, then the squares.
@@ -305,7 +369,7 @@ impl<B: Backend> Fe8<B> {
             t[2 * i] = B::madd52lo(t[2 * i], a[i], a[i]);
             t[2 * i + 1] = B::madd52hi(t[2 * i + 1], a[i], a[i]);
         }
-        reduce_product::<B>(t)
+        fold_product::<B>(t)
     }
 
     /// `self^(2^k)`.
@@ -510,7 +574,7 @@ pub(crate) mod tests {
         for (a, b) in chunks(&vals).zip(chunks(&others)) {
             let (fa, fb) = (F::from_lanes(&a), F::from_lanes(&b));
             type Op = Box<dyn Fn(&FieldElement, &FieldElement) -> FieldElement>;
-            let checks: [(F, Op); 12] = [
+            let checks: [(F, Op); 20] = [
                 (fa.mul(&fb), Box::new(|x, y| x.mul(y))),
                 (fa.sqr(), Box::new(|x, _| x.sqr())),
                 (fa.add(&fb), Box::new(|x, y| x.add(y))),
@@ -529,6 +593,34 @@ pub(crate) mod tests {
                     fa.sub(&fb).mul(&fa.add(&fb)).sqr(),
                     Box::new(|x, y| x.sub(y).mul(&x.add(y)).sqr()),
                 ),
+                // Unreduced products as every operand of every linear operation.
+                (
+                    fa.mul_unreduced(&fb).sub_shl::<3>(&fb.sqr_unreduced()),
+                    Box::new(|x, y| x.mul(y).sub(&y.sqr().shl(3))),
+                ),
+                (
+                    fa.sqr_unreduced().shl_sub::<3>(&fa.mul_unreduced(&fb)),
+                    Box::new(|x, y| x.sqr().shl(3).sub(&x.mul(y))),
+                ),
+                (
+                    fb.sqr_unreduced()
+                        .sub_sub_dbl(&fa.mul_unreduced(&fb), &fa.sqr_unreduced()),
+                    Box::new(|x, y| y.sqr().sub(&x.mul(y)).sub(&x.sqr().shl(1))),
+                ),
+                (
+                    fa.mul_unreduced(&fb).triple(),
+                    Box::new(|x, y| x.mul(y).add(&x.mul(y)).add(&x.mul(y))),
+                ),
+                (
+                    fa.mul_unreduced(&fb).shl::<3>(),
+                    Box::new(|x, y| x.mul(y).shl(3)),
+                ),
+                (
+                    fa.sqr_unreduced().add(&fb.sqr_unreduced()),
+                    Box::new(|x, y| x.sqr().add(&y.sqr())),
+                ),
+                (fa.sqr_unreduced().neg(), Box::new(|x, _| x.sqr().neg())),
+                (fa.mul_unreduced(&fb).reduce(), Box::new(|x, y| x.mul(y))),
             ];
             for (got, want) in checks {
                 let lanes = got.to_lanes();
@@ -540,10 +632,10 @@ pub(crate) mod tests {
                         a[i],
                         b[i]
                     );
-                    // Every output is reduced: limbs below 2⁵², limb 4 at most 2⁴⁸.
+                    // Every output is reduced: limbs below 2⁵², limb 4 below 2⁴⁸ + 2¹².
                     for k in 0..5 {
                         let limb = Portable::store(got.0[k])[i];
-                        assert!(limb < (1 << 52) && (k < 4 || limb <= 1 << 48));
+                        assert!(limb < (1 << 52) && (k < 4 || limb < (1 << 48) + (1 << 12)));
                     }
                 }
             }

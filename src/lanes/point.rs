@@ -7,7 +7,7 @@
 //! recomputes them on the scalar path. No lane ever holds the point at infinity.
 
 use super::Backend;
-use super::field::Fe8;
+use super::field::{Fe8, Linear, Unreduced8};
 
 /// Eight affine points.
 pub(crate) struct Aff8<B: Backend> {
@@ -70,15 +70,18 @@ impl<B: Backend> Jac8<B> {
 
     /// 2P (3M + 4S): M = 3X², T = X·Y², X₃ = M² − 8T, Y₃ = M(4T − X₃) − 8Y⁴, Z₃ = 2YZ.
     /// Never degenerate: y = 0 is impossible on secp256k1. Each linear combination is one
-    /// fused lane operation with a single reduction.
+    /// fused lane operation with a single reduction, and the products that only feed one
+    /// (X², T, M², M(4T − X₃), Y⁴, YZ) are left unreduced for it to finish.
     #[inline(always)]
     pub fn double(&self) -> Self {
-        let m = self.x.sqr().triple();
+        let m = self.x.sqr_unreduced().triple();
         let s = self.y.sqr();
-        let t = self.x.mul(&s);
-        let x3 = m.sqr().sub_shl::<3>(&t);
-        let y3 = m.mul(&t.shl_sub::<2>(&x3)).sub_shl::<3>(&s.sqr());
-        let z3 = self.y.mul(&self.z).shl::<1>();
+        let t = self.x.mul_unreduced(&s);
+        let x3 = m.sqr_unreduced().sub_shl::<3>(&t);
+        let y3 = m
+            .mul_unreduced(&t.shl_sub::<2>(&x3))
+            .sub_shl::<3>(&s.sqr_unreduced());
+        let z3 = self.y.mul_unreduced(&self.z).shl::<1>();
         Jac8 {
             x: x3,
             y: y3,
@@ -91,8 +94,8 @@ impl<B: Backend> Jac8<B> {
     #[inline(always)]
     pub fn add_affine(&self, q: &Aff8<B>) -> (Self, Fe8<B>, u8) {
         let zz = self.z.sqr();
-        let u2 = q.x.mul(&zz);
-        let s2 = q.y.mul(&self.z).mul(&zz);
+        let u2 = q.x.mul_unreduced(&zz);
+        let s2 = q.y.mul(&self.z).mul_unreduced(&zz);
         self.add_finish(&u2, &s2)
     }
 
@@ -103,23 +106,26 @@ impl<B: Backend> Jac8<B> {
     pub fn add_zinv(&self, q: &Aff8<B>, zinv: &Fe8<B>) -> (Self, u8) {
         let az = self.z.mul(zinv);
         let zz = az.sqr();
-        let u2 = q.x.mul(&zz);
-        let s2 = q.y.mul(&az).mul(&zz);
+        let u2 = q.x.mul_unreduced(&zz);
+        let s2 = q.y.mul(&az).mul_unreduced(&zz);
         let (r, _, d) = self.add_finish(&u2, &s2);
         (r, d)
     }
 
+    /// The rest of the addition from U₂ = x_Q·Z² and S₂ = y_Q·Z³ (unreduced: they only
+    /// feed H and I). H·X·H² (T) and the products that end in a linear combination stay
+    /// unreduced too.
     #[inline(always)]
-    fn add_finish(&self, u2: &Fe8<B>, s2: &Fe8<B>) -> (Self, Fe8<B>, u8) {
+    fn add_finish(&self, u2: &Unreduced8<B>, s2: &Unreduced8<B>) -> (Self, Fe8<B>, u8) {
         let h = u2.sub(&self.x);
         let i = s2.sub(&self.y);
         let degenerate = h.is_zero();
         let h2 = h.sqr();
         let h3 = h.mul(&h2);
-        let t = self.x.mul(&h2);
+        let t = self.x.mul_unreduced(&h2);
         let z3 = self.z.mul(&h);
-        let x3 = i.sqr().sub_sub_dbl(&h3, &t);
-        let y3 = i.mul(&t.sub(&x3)).sub(&self.y.mul(&h3));
+        let x3 = i.sqr_unreduced().sub_sub_dbl(&h3, &t);
+        let y3 = i.mul_unreduced(&t.sub(&x3)).sub(&self.y.mul_unreduced(&h3));
         (
             Jac8 {
                 x: x3,

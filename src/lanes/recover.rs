@@ -25,7 +25,7 @@
 //! crafted ones, e.g. a key at infinity) is marked [`RETRY_SCALAR`]; the caller recomputes
 //! it with the scalar core, which handles every case.
 
-use super::field::Fe8;
+use super::field::{Fe8, Linear};
 use super::keccak::keccak256_64_x8;
 use super::point::{Aff8, Jac8};
 use super::scalar::{R2, Sc8};
