@@ -82,6 +82,11 @@ impl Backend for Avx512 {
         unsafe { _mm512_srli_epi64::<N>(a) }
     }
     #[inline(always)]
+    fn sra<const N: u32>(a: Self::V) -> Self::V {
+        // SAFETY: AVX-512 F, see the impl-level note.
+        unsafe { _mm512_srai_epi64::<N>(a) }
+    }
+    #[inline(always)]
     fn shl<const N: u32>(a: Self::V) -> Self::V {
         // SAFETY: AVX-512 F, see the impl-level note.
         unsafe { _mm512_slli_epi64::<N>(a) }
@@ -153,19 +158,92 @@ impl Backend for Avx512 {
         // `table + 8·idx` lies inside `table`.
         unsafe {
             let clamped = _mm512_min_epu64(idx, _mm512_set1_epi64(last as i64));
-            _mm512_i64gather_epi64::<8>(clamped, table.as_ptr().cast())
+            gather_qq(table.as_ptr().cast(), clamped)
         }
     }
     #[inline(always)]
-    fn gather_words(table: &[u64], idx: Self::V) -> Self::V {
-        if table.is_empty() {
-            return Self::splat(0);
-        }
-        let last = (table.len() - 1) as u64;
-        // SAFETY: AVX-512 F. Indices are clamped to `last`, so every read is inside `table`.
+    fn gather_limbs(table: &[u64], idx: Self::V) -> [Self::V; 5] {
+        assert!(
+            table.len() >= 5 * LANES,
+            "a limb table holds at least one element"
+        );
+        let last = (table.len() - 1 - 4 * LANES) as u64;
+        // SAFETY: AVX-512 F. Indices are clamped to `last`, so every read, at most
+        // 4·LANES words further, is inside `table`.
         unsafe {
             let clamped = _mm512_min_epu64(idx, _mm512_set1_epi64(last as i64));
-            _mm512_i64gather_epi64::<8>(clamped, table.as_ptr().cast())
+            gather_qq_x5(table.as_ptr(), clamped)
         }
     }
+}
+
+// The gathers are written in `asm!` for one reason: the index register. LLVM may give the
+// intrinsic's VSIB index a register in zmm16..31, and the AVX-512 emulator that runs this
+// code on CI machines without AVX-512 (`../shared/emu`, BochsCPU) raises #UD on such an
+// index, although the hardware accepts it. Here the index is pinned to zmm15.
+
+/// `vpgatherqq`: lane i from the 64-bit word at `base + 8·idx[i]`.
+///
+/// # Safety
+/// AVX-512 F; every `base + 8·idx[i]` is readable.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn gather_qq(base: *const u64, idx: __m512i) -> __m512i {
+    let out: __m512i;
+    // SAFETY: the caller's contract; the asm reads only those eight words.
+    unsafe {
+        core::arch::asm!(
+            "kxnorw {k}, {k}, {k}",
+            "vpxorq {out}, {out}, {out}",
+            "vpgatherqq {out}{{{k}}}, [{base} + zmm15*8]",
+            base = in(reg) base,
+            in("zmm15") idx,
+            out = out(zmm_reg) out,
+            k = out(kreg) _,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    out
+}
+
+/// Five `vpgatherqq` at `base`, `base + 8·LANES`, …, `base + 32·LANES` with one index: the
+/// five limbs of a lane's element in a word-major table.
+///
+/// # Safety
+/// AVX-512 F; every `base + 8·(idx[i] + k·LANES)`, k < 5, is readable.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn gather_qq_x5(base: *const u64, idx: __m512i) -> [__m512i; 5] {
+    const _: () = assert!(LANES * 8 == 64);
+    let (o0, o1, o2, o3, o4): (__m512i, __m512i, __m512i, __m512i, __m512i);
+    // SAFETY: the caller's contract; the asm reads only those forty words.
+    unsafe {
+        core::arch::asm!(
+            "kxnorw {k}, {k}, {k}",
+            "vpxorq {o0}, {o0}, {o0}",
+            "vpgatherqq {o0}{{{k}}}, [{base} + zmm15*8]",
+            "kxnorw {k}, {k}, {k}",
+            "vpxorq {o1}, {o1}, {o1}",
+            "vpgatherqq {o1}{{{k}}}, [{base} + zmm15*8 + 64]",
+            "kxnorw {k}, {k}, {k}",
+            "vpxorq {o2}, {o2}, {o2}",
+            "vpgatherqq {o2}{{{k}}}, [{base} + zmm15*8 + 128]",
+            "kxnorw {k}, {k}, {k}",
+            "vpxorq {o3}, {o3}, {o3}",
+            "vpgatherqq {o3}{{{k}}}, [{base} + zmm15*8 + 192]",
+            "kxnorw {k}, {k}, {k}",
+            "vpxorq {o4}, {o4}, {o4}",
+            "vpgatherqq {o4}{{{k}}}, [{base} + zmm15*8 + 256]",
+            base = in(reg) base,
+            in("zmm15") idx,
+            o0 = out(zmm_reg) o0,
+            o1 = out(zmm_reg) o1,
+            o2 = out(zmm_reg) o2,
+            o3 = out(zmm_reg) o3,
+            o4 = out(zmm_reg) o4,
+            k = out(kreg) _,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    [o0, o1, o2, o3, o4]
 }

@@ -241,6 +241,17 @@ pub(crate) trait Linear<B: Backend>: Limbs<B> {
         Fe8(reduce::<B>(t))
     }
 
+    /// `−self − other`.
+    #[inline(always)]
+    fn neg_sub(&self, other: &impl Limbs<B>) -> Fe8<B> {
+        let (mut t, b) = (self.limbs(), other.limbs());
+        // self + other is below 2⁵⁷: the bias for a factor of 2 covers it.
+        for k in 0..5 {
+            t[k] = B::sub(B::sub(bias::<B, 1>(k), t[k]), b[k]);
+        }
+        Fe8(reduce::<B>(t))
+    }
+
     /// `self − b − 2·c`.
     #[inline(always)]
     fn sub_sub_dbl(&self, b: &impl Limbs<B>, c: &impl Limbs<B>) -> Fe8<B> {
@@ -260,12 +271,6 @@ impl<B: Backend> Linear<B> for Fe8<B> {}
 impl<B: Backend> Linear<B> for Unreduced8<B> {}
 
 impl<B: Backend> Fe8<B> {
-    /// 0 in every lane.
-    #[inline(always)]
-    pub fn zero() -> Self {
-        Fe8([B::splat(0); 5])
-    }
-
     /// The same constant in every lane.
     #[inline(always)]
     pub fn splat(c: &FieldElement) -> Self {
@@ -574,7 +579,7 @@ pub(crate) mod tests {
         for (a, b) in chunks(&vals).zip(chunks(&others)) {
             let (fa, fb) = (F::from_lanes(&a), F::from_lanes(&b));
             type Op = Box<dyn Fn(&FieldElement, &FieldElement) -> FieldElement>;
-            let checks: [(F, Op); 20] = [
+            let checks: [(F, Op); 21] = [
                 (fa.mul(&fb), Box::new(|x, y| x.mul(y))),
                 (fa.sqr(), Box::new(|x, _| x.sqr())),
                 (fa.add(&fb), Box::new(|x, y| x.add(y))),
@@ -620,6 +625,10 @@ pub(crate) mod tests {
                     Box::new(|x, y| x.sqr().add(&y.sqr())),
                 ),
                 (fa.sqr_unreduced().neg(), Box::new(|x, _| x.sqr().neg())),
+                (
+                    fa.sqr_unreduced().neg_sub(&fb.mul_unreduced(&fa)),
+                    Box::new(|x, y| x.sqr().neg().sub(&y.mul(x))),
+                ),
                 (fa.mul_unreduced(&fb).reduce(), Box::new(|x, y| x.mul(y))),
             ];
             for (got, want) in checks {

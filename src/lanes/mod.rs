@@ -22,6 +22,7 @@ pub(crate) mod point;
 pub(crate) mod portable;
 pub(crate) mod recover;
 pub(crate) mod scalar;
+pub(crate) mod schedule;
 
 #[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
 pub(crate) mod abi;
@@ -61,6 +62,8 @@ pub(crate) trait Backend: Copy {
     fn xor_andn(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
     /// `a >> N` (logical).
     fn shr<const N: u32>(a: Self::V) -> Self::V;
+    /// `a >> N` (arithmetic: each lane read as an `i64`).
+    fn sra<const N: u32>(a: Self::V) -> Self::V;
     /// `a << N`.
     fn shl<const N: u32>(a: Self::V) -> Self::V;
     /// `a` rotated left by `N`.
@@ -84,6 +87,9 @@ pub(crate) trait Backend: Copy {
     /// Lane i from the little-endian 64-bit word `idx[i]` of `table`. Indices past the end
     /// are clamped to the last word, so the read is always in bounds.
     fn gather(table: &[u8], idx: Self::V) -> Self::V;
-    /// Lane i from `table[idx[i]]`, indices clamped to the last element like [`Backend::gather`].
-    fn gather_words(table: &[u64], idx: Self::V) -> Self::V;
+    /// Five rows at stride [`LANES`]: vector k holds, in lane i, `table[idx[i] + k·LANES]`
+    /// (the five limbs of a lane's field element in a word-major table). Indices are
+    /// clamped so that every read is inside `table` (which must hold at least 5·LANES
+    /// words).
+    fn gather_limbs(table: &[u64], idx: Self::V) -> [Self::V; 5];
 }

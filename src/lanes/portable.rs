@@ -109,6 +109,10 @@ impl Backend for Portable {
         map1(a, |x| x >> N)
     }
     #[inline(never)]
+    fn sra<const N: u32>(a: Self::V) -> Self::V {
+        map1(a, |x| ((x as i64) >> N) as u64)
+    }
+    #[inline(never)]
     fn shl<const N: u32>(a: Self::V) -> Self::V {
         map1(a, |x| x << N)
     }
@@ -167,8 +171,17 @@ impl Backend for Portable {
         r
     }
     #[inline(never)]
-    fn gather_words(table: &[u64], idx: Self::V) -> Self::V {
-        let last = table.len().saturating_sub(1);
-        idx.map(|i| table.get((i as usize).min(last)).copied().unwrap_or(0))
+    fn gather_limbs(table: &[u64], idx: Self::V) -> [Self::V; 5] {
+        let last = table.len().saturating_sub(1 + 4 * LANES);
+        let mut out = [[0; LANES]; 5];
+        for (k, row) in out.iter_mut().enumerate() {
+            for (o, &i) in row.iter_mut().zip(&idx) {
+                *o = table
+                    .get((i as usize).min(last) + k * LANES)
+                    .copied()
+                    .unwrap_or(0);
+            }
+        }
+        out
     }
 }

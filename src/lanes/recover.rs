@@ -45,7 +45,11 @@ pub(crate) const RETRY_SCALAR: u64 = 2;
 /// Status of a lane: the input was marked invalid; its output is meaningless.
 pub(crate) const INVALID: u64 = 3;
 
-use crate::secp256k1::recode::{G_DIGITS, R_DIGITS, R_TABLE, Recoding, TOP_BIT, W_G, W_R};
+use super::schedule::{LaneTable, Schedule, TABLE};
+use crate::secp256k1::eisenstein::{COLUMNS, W as W_R};
+use crate::secp256k1::recode::{G_DIGITS, TOP_BIT, W_G};
+
+const _: () = assert!((COLUMNS - 1) * W_R as usize == TOP_BIT);
 
 /// Inputs of one batch, word-major (`x[k][i]` is 64-bit word k of lane i).
 #[repr(C)]
@@ -115,108 +119,27 @@ impl Output8 {
     }
 }
 
-/// Per-lane recodings of the four half-scalars, column-major, plus the corrections.
-struct Schedule {
-    /// Table index (|d| >> 1) of the R and λR digits per column, lane.
-    r_idx: [[[u64; LANES]; R_DIGITS]; 2],
-    /// Lanes whose R / λR digit is negative, per column.
-    r_neg: [[u8; R_DIGITS]; 2],
-    /// Table index of the G and 2¹²⁸G digits.
-    g_idx: [[[u64; LANES]; G_DIGITS]; 2],
-    g_neg: [[u8; G_DIGITS]; 2],
-    /// Lanes needing a correction of ∓R, ∓λR (sign in `corr_r_neg`), −G, −2¹²⁸G.
-    corr_r: [u8; 2],
-    corr_r_neg: [u8; 2],
-    corr_g: [u8; 2],
-    /// Lanes that must go to the scalar path.
-    retry: u8,
-}
-
-impl Schedule {
-    fn new(u1: &[Scalar; LANES], u2: &[Scalar; LANES]) -> Self {
-        let mut s = Schedule {
-            r_idx: [[[0; LANES]; R_DIGITS]; 2],
-            r_neg: [[0; R_DIGITS]; 2],
-            g_idx: [[[0; LANES]; G_DIGITS]; 2],
-            g_neg: [[0; G_DIGITS]; 2],
-            corr_r: [0; 2],
-            corr_r_neg: [0; 2],
-            corr_g: [0; 2],
-            retry: 0,
-        };
-        for lane in 0..LANES {
-            let bit = 1u8 << lane;
-            let Some(rc) = Recoding::new(&u1[lane], &u2[lane]) else {
-                s.retry |= bit;
-                continue;
-            };
-            for h in 0..2 {
-                for (col, &d) in rc.r[h].iter().enumerate() {
-                    s.r_idx[h][col][lane] = (d.unsigned_abs() >> 1) as u64;
-                    if d < 0 {
-                        s.r_neg[h][col] |= bit;
-                    }
-                }
-                for (col, &d) in rc.g[h].iter().enumerate() {
-                    s.g_idx[h][col][lane] = (d.unsigned_abs() >> 1) as u64;
-                    if d < 0 {
-                        s.g_neg[h][col] |= bit;
-                    }
-                }
-                if rc.corr_r[h] != 0 {
-                    s.corr_r[h] |= bit;
-                    if rc.corr_r[h] < 0 {
-                        s.corr_r_neg[h] |= bit;
-                    }
-                }
-                if rc.corr_g[h] {
-                    s.corr_g[h] |= bit;
-                }
-            }
-        }
-        s
+/// `acc` plus column `col`'s joint digit, in the lanes whose digit is not zero; the lanes
+/// where the addition is degenerate are added to `degenerate`.
+#[inline(always)]
+fn add_joint<B: Backend>(
+    acc: Jac8<B>,
+    sched: &Schedule,
+    tab: &LaneTable,
+    col: usize,
+    degenerate: &mut u8,
+) -> Jac8<B> {
+    let live = sched.r_live[col];
+    if live == 0 {
+        return acc;
     }
-}
-
-/// A table of 16 lane points laid out for gathers: word ((e·2 + c)·5 + k)·8 + lane holds
-/// limb k of coordinate c (0 = x, 1 = y) of entry e in that lane.
-struct LaneTable {
-    words: [u64; R_TABLE * 2 * 5 * LANES],
-}
-
-impl LaneTable {
-    #[inline(always)]
-    fn new<B: Backend>(pts: &[Aff8<B>; R_TABLE]) -> Self {
-        let mut words = [0u64; R_TABLE * 2 * 5 * LANES];
-        for (e, p) in pts.iter().enumerate() {
-            for (c, coord) in [p.x, p.y].iter().enumerate() {
-                for k in 0..5 {
-                    let at = ((e * 2 + c) * 5 + k) * LANES;
-                    words[at..at + LANES].copy_from_slice(&B::store(coord.0[k]));
-                }
-            }
-        }
-        LaneTable { words }
-    }
-
-    /// Entry `idx[i]` in lane i, negated where `neg` is set.
-    #[inline(always)]
-    fn get<B: Backend>(&self, idx: &[u64; LANES], neg: u8) -> Aff8<B> {
-        let lane = B::load(&[0, 1, 2, 3, 4, 5, 6, 7]);
-        let base = B::add(B::shl::<4>(B::load(idx)), B::shl::<6>(B::load(idx))); // idx·80
-        let base = B::add(base, lane);
-        let mut xy = [[B::splat(0); 5]; 2];
-        for (c, coord) in xy.iter_mut().enumerate() {
-            for (k, limb) in coord.iter_mut().enumerate() {
-                let off = B::splat(((c * 5 + k) * LANES) as u64);
-                *limb = B::gather_words(&self.words, B::add(base, off));
-            }
-        }
-        Aff8 {
-            x: Fe8(xy[0]),
-            y: Fe8(xy[1]),
-        }
-        .neg_lanes(neg)
+    let p = tab.digit::<B>(sched, col);
+    let (a, _, deg) = acc.add_affine(&p);
+    *degenerate |= deg & live;
+    if live == 0xFF {
+        a
+    } else {
+        Jac8::select(live, &a, &acc)
     }
 }
 
@@ -288,57 +211,78 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     let u1 = m.mont_mul(&rinv).neg().to_lanes();
 
     // 4. Recode.
-    let sched = Schedule::new(&u1, &u2);
+    let sched = Schedule::new::<B>(&u1, &u2);
     let mut degenerate = sched.retry;
 
-    // 5. R, 3R, …, 31R on the isomorphic curve where 2R is affine, and their λ images.
-    let d = Jac8 {
+    // 5. The table of the joint digits: 1, 2, 3, 4, 1−ω, 2−ω, 3+ω, 3−ω, 4+ω, 2−2ω and 5+2ω
+    // times R (ω acting as λ: (x, y) ↦ (βx, y)), from doublings and additions of R or
+    // ±λR. No lane is degenerate here: R has order n, and none of these small combinations
+    // of R and λR is zero or repeats. Then all on one isomorphic curve where every entry is
+    // affine: with Z the product of the entries' z, entry j is (X·(Z/zⱼ)², Y·(Z/zⱼ)³).
+    let one = Fe8::splat(&FieldElement::ONE);
+    let r_jac = Jac8 {
         x: big_r.x,
         y: big_r.y,
-        z: Fe8::splat(&FieldElement::ONE),
-    }
-    .double();
-    let d_aff = Aff8 { x: d.x, y: d.y };
-    let cz = d.z;
-    let cz2 = cz.sqr();
-    let mut pts = [Jac8 {
-        x: big_r.x.mul(&cz2),
-        y: big_r.y.mul(&cz2.mul(&cz)),
-        z: Fe8::splat(&FieldElement::ONE),
-    }; R_TABLE];
-    let mut zr = [Fe8::<B>::zero(); R_TABLE];
-    for i in 1..R_TABLE {
-        let (p, ratio, deg) = pts[i - 1].add_affine(&d_aff);
-        degenerate |= deg;
-        pts[i] = p;
-        zr[i] = ratio;
-    }
-    let last = R_TABLE - 1;
-    let mut table = [Aff8 {
-        x: pts[last].x,
-        y: pts[last].y,
-    }; R_TABLE];
-    let mut zs = zr[last];
-    for i in (0..last).rev() {
-        let zs2 = zs.sqr();
-        table[i] = Aff8 {
-            x: pts[i].x.mul(&zs2),
-            y: pts[i].y.mul(&zs2.mul(&zs)),
-        };
-        if i > 0 {
-            zs = zs.mul(&zr[i]);
-        }
-    }
-    let zt = cz.mul(&pts[last].z);
+        z: one,
+    };
     let beta = Fe8::splat(&FieldElement::BETA);
-    let mut lam_table = table;
-    for p in lam_table.iter_mut() {
-        p.x = p.x.mul(&beta);
+    let lam_r = Aff8 {
+        x: big_r.x.mul(&beta),
+        y: big_r.y,
+    };
+    let neg_lam_r = lam_r.neg_lanes(0xFF);
+    let e2 = r_jac.double();
+    let e3 = e2.add_affine(&big_r).0;
+    let e4 = e2.double();
+    let e1w = r_jac.add_affine(&neg_lam_r).0;
+    let e2w = e2.add_affine(&neg_lam_r).0;
+    let e3pw = e3.add_affine(&lam_r).0;
+    let e3mw = e3.add_affine(&neg_lam_r).0;
+    let e4w = e4.add_affine(&lam_r).0;
+    let e2_2w = e1w.double();
+    // 5 + 2ω = −ω²·(2 − 2ω) + 1, and ω²·(x, y) = (β²x, y) with β² = −1 − β.
+    let t = Jac8 {
+        x: e2_2w.x.neg_sub(&e2_2w.x.mul(&beta)),
+        y: e2_2w.y.neg(),
+        z: e2_2w.z,
+    };
+    let e5w = t.add_affine(&big_r).0;
+    let jac = [e2, e3, e4, e1w, e2w, e3pw, e3mw, e4w, e2_2w, e5w];
+    // Z / zⱼ for every entry j ≥ 1 (entry 0, R itself, has z = 1): prefix products, then
+    // a backward pass with the running suffix.
+    let mut prefix = [one; TABLE - 1];
+    prefix[0] = jac[0].z;
+    for j in 1..TABLE - 1 {
+        prefix[j] = prefix[j - 1].mul(&jac[j].z);
     }
-    let tab = [LaneTable::new(&table), LaneTable::new(&lam_table)];
+    let zt = prefix[TABLE - 2];
+    let mut table = [Aff8 { x: one, y: one }; TABLE];
+    let mut suffix = one;
+    for j in (0..TABLE - 1).rev() {
+        let others = if j == 0 {
+            suffix
+        } else {
+            prefix[j - 1].mul(&suffix)
+        };
+        if j > 0 {
+            suffix = suffix.mul(&jac[j].z);
+        }
+        let o2 = others.sqr();
+        table[j + 1] = Aff8 {
+            x: jac[j].x.mul(&o2),
+            y: jac[j].y.mul(&o2.mul(&others)),
+        };
+    }
+    let zt2 = zt.sqr();
+    table[0] = Aff8 {
+        x: big_r.x.mul(&zt2),
+        y: big_r.y.mul(&zt2.mul(&zt)),
+    };
+    let tab = LaneTable::new(&table);
     let gtab = [tables::pre_g(), tables::pre_g128()];
 
-    // 6. Strauss: bit 126 down to 0.
+    // 6. Strauss from bit 126 down: a doubling per bit, one joint addition every 3 bits
+    // (skipped in lanes whose digit is zero), two G additions every 14 bits.
     let g0 = g_entry::<B>(
         gtab[0],
         &sched.g_idx[0][G_DIGITS - 1],
@@ -353,16 +297,11 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     let (a, deg) = acc.add_zinv(&g1, &zt);
     acc = a;
     degenerate |= deg;
+    acc = add_joint(acc, &sched, &tab, COLUMNS - 1, &mut degenerate);
     for bit in (0..TOP_BIT).rev() {
         acc = acc.double();
         if bit % W_R as usize == 0 {
-            let col = bit / W_R as usize;
-            for (h, t) in tab.iter().enumerate() {
-                let p = t.get::<B>(&sched.r_idx[h][col], sched.r_neg[h][col]);
-                let (a, _, deg) = acc.add_affine(&p);
-                acc = a;
-                degenerate |= deg;
-            }
+            acc = add_joint(acc, &sched, &tab, bit / W_R as usize, &mut degenerate);
         }
         if bit % W_G as usize == 0 {
             let col = bit / W_G as usize;
@@ -375,16 +314,8 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
         }
     }
 
-    // Corrections for halves that were even: ∓R, ∓λR, −G, −2¹²⁸G, in the lanes that need
-    // them.
+    // Corrections for G halves that were even: −G, −2¹²⁸G, in the lanes that need them.
     for (h, gt) in gtab.iter().enumerate() {
-        let mask = sched.corr_r[h];
-        if mask != 0 {
-            let p = [table[0], lam_table[0]][h].neg_lanes(sched.corr_r_neg[h]);
-            let (a, _, deg) = acc.add_affine(&p);
-            acc = Jac8::select(mask, &a, &acc);
-            degenerate |= deg & mask;
-        }
         let mask = sched.corr_g[h];
         if mask != 0 {
             let p = g_entry::<B>(gt, &[0; LANES], 0xFF);

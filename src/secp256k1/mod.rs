@@ -4,6 +4,7 @@
 pub(crate) mod affine_ladder;
 pub(crate) mod batch_inv;
 pub(crate) mod ecmult;
+pub(crate) mod eisenstein;
 pub(crate) mod field;
 #[cfg(target_arch = "x86_64")]
 mod field_adx;

@@ -43,6 +43,32 @@ pub(crate) fn recode_odd(mut a: u128, w: u32, out: &mut [i32]) -> bool {
     a < 1 << w
 }
 
+/// u₁'s 128-bit halves (over G and 2¹²⁸·G) in signed odd windows of width [`W_G`], and
+/// which halves were even (recoded as half + 1, to be corrected by adding −G, resp.
+/// −2¹²⁸·G). `None` if a half needs more than [`G_DIGITS`] digits (impossible: they fit).
+pub(crate) fn recode_g(u1: &Scalar) -> Option<([[i32; G_DIGITS]; 2], [bool; 2])> {
+    let mut digits = [[0; G_DIGITS]; 2];
+    let mut even = [false; 2];
+    let w = u1.0;
+    for (h, half) in [
+        w[0] as u128 | (w[1] as u128) << 64,
+        w[2] as u128 | (w[3] as u128) << 64,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut a = half;
+        if a & 1 == 0 {
+            a += 1;
+            even[h] = true;
+        }
+        if !recode_odd(a, W_G, &mut digits[h]) {
+            return None;
+        }
+    }
+    Some((digits, even))
+}
+
 /// One signature's schedule.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Recoding {
@@ -80,23 +106,7 @@ impl Recoding {
                 rc.r[h].iter_mut().for_each(|d| *d = -*d);
             }
         }
-        let w = u1.0;
-        for (h, half) in [
-            w[0] as u128 | (w[1] as u128) << 64,
-            w[2] as u128 | (w[3] as u128) << 64,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let mut a = half;
-            if a & 1 == 0 {
-                a += 1;
-                rc.corr_g[h] = true;
-            }
-            if !recode_odd(a, W_G, &mut rc.g[h]) {
-                return None;
-            }
-        }
+        (rc.g, rc.corr_g) = recode_g(u1)?;
         Some(rc)
     }
 }

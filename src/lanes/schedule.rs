@@ -1,0 +1,279 @@
+//! The per-lane schedule of the Strauss loop and the table its joint digits index.
+//!
+//! u₂'s GLV halves are recoded jointly as one Eisenstein integer
+//! (`crate::secp256k1::eisenstein`): one digit per 3 bits, each a unit times one of 11
+//! table entries, so every column is one addition from one table, the same in every lane.
+//! The first step (from the halves' magnitude and sign) and the last (the remainder must be
+//! a digit) are scalar, per lane; the 41 steps between run eight lanes at a time here, each
+//! step a gather from a 64-entry table of packed digits and a few shifts. u₁'s halves keep
+//! their signed odd windows over the static G tables (`crate::secp256k1::recode`).
+
+use super::field::Fe8;
+use super::point::Aff8;
+use super::{Backend, LANES};
+use crate::secp256k1::eisenstein::{COLUMNS, Digit, ENTRIES, RESIDUES, first_digit, top_digit};
+use crate::secp256k1::field::FieldElement;
+use crate::secp256k1::glv;
+use crate::secp256k1::recode::{G_DIGITS, recode_g};
+use crate::secp256k1::scalar::Scalar;
+
+/// Entries of the joint digits' table.
+pub(crate) const TABLE: usize = ENTRIES.len();
+
+/// Per-lane digits, column-major.
+pub(crate) struct Schedule {
+    /// Word offset in [`LaneTable`] of limb 0 of the joint digit's x (β^rot·x), lane
+    /// included, per column and lane.
+    pub r_x: [[u64; LANES]; COLUMNS],
+    /// The same for the digit's y.
+    pub r_y: [[u64; LANES]; COLUMNS],
+    /// Lanes whose joint digit is negative, per column.
+    pub r_neg: [u8; COLUMNS],
+    /// Lanes whose joint digit is not zero (the others skip the column), per column.
+    pub r_live: [u8; COLUMNS],
+    /// Table index of the G and 2¹²⁸G digits.
+    pub g_idx: [[[u64; LANES]; G_DIGITS]; 2],
+    /// Lanes whose G / 2¹²⁸G digit is negative, per column.
+    pub g_neg: [[u8; G_DIGITS]; 2],
+    /// Lanes needing a correction of −G, −2¹²⁸G (their half was even).
+    pub corr_g: [u8; 2],
+    /// Lanes that must go to the scalar path.
+    pub retry: u8,
+}
+
+/// A joint digit packed for the lanes: bits 0..16 the offset of its x in [`LaneTable`]
+/// (lane 0), 16..32 that of its y, bit 32 negative, bit 33 non-zero, bits 40..48 and
+/// 48..56 the digit's a and b as 16 − a, 16 − b (so that the update adds, never
+/// subtracts).
+const fn pack(d: Option<Digit>) -> u64 {
+    let (d, live) = match d {
+        Some(d) => (d, 1),
+        // A zero digit reads entry 0 and is not added.
+        None => (
+            Digit {
+                entry: 0,
+                rot: 0,
+                neg: false,
+            },
+            0,
+        ),
+    };
+    let (a, b) = if live == 1 { d.value() } else { (0, 0) };
+    LaneTable::offset(d.entry, d.rot)
+        | LaneTable::offset(d.entry, 3) << 16
+        | (d.neg as u64) << 32
+        | live << 33
+        | ((16 - a) as u64) << 40
+        | ((16 - b) as u64) << 48
+}
+
+/// [`RESIDUES`] packed, as the bytes [`Backend::gather`] reads.
+const PACKED: [u8; 64 * 8] = {
+    let mut out = [0u8; 64 * 8];
+    let mut c = 0;
+    while c < 64 {
+        let w = pack(RESIDUES[c]).to_le_bytes();
+        let mut i = 0;
+        while i < 8 {
+            out[c * 8 + i] = w[i];
+            i += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// 2⁶² − 1: the low part of a lane's a or b as hi·2⁶² + lo, lo in [0, 2⁶²] (a and b are
+/// below 2¹²⁵ in magnitude after column 0, so hi fits in an i64).
+const LOW62: u64 = (1 << 62) - 1;
+
+impl Schedule {
+    /// The schedule of u₁·G + u₂·R in every lane; lanes whose recoding fails (never seen,
+    /// and excluded by the bounds of `eisenstein` and `glv`) are marked for retry.
+    #[inline(always)]
+    pub(crate) fn new<B: Backend>(u1: &[Scalar; LANES], u2: &[Scalar; LANES]) -> Self {
+        let mut s = Schedule {
+            r_x: [[0; LANES]; COLUMNS],
+            r_y: [[0; LANES]; COLUMNS],
+            r_neg: [0; COLUMNS],
+            r_live: [0; COLUMNS],
+            g_idx: [[[0; LANES]; G_DIGITS]; 2],
+            g_neg: [[0; G_DIGITS]; 2],
+            corr_g: [0; 2],
+            retry: 0,
+        };
+        // (a, b) after column 0, each as hi·2⁶² + lo.
+        let mut hi = [[0u64; LANES]; 2];
+        let mut lo = [[0u64; LANES]; 2];
+        for lane in 0..LANES {
+            let bit = 1u8 << lane;
+            let (Some((k1, k2)), Some((g, even))) =
+                (glv::split_lambda_halves(&u2[lane]), recode_g(&u1[lane]))
+            else {
+                s.retry |= bit;
+                continue;
+            };
+            let (d0, a, b) = first_digit(k1, k2);
+            s.set(0, lane, d0);
+            for (h, v) in [a, b].into_iter().enumerate() {
+                hi[h][lane] = (v >> 62) as i64 as u64;
+                lo[h][lane] = (v & LOW62 as i128) as u64;
+            }
+            for h in 0..2 {
+                for (col, &d) in g[h].iter().enumerate() {
+                    s.g_idx[h][col][lane] = (d.unsigned_abs() >> 1) as u64;
+                    if d < 0 {
+                        s.g_neg[h][col] |= bit;
+                    }
+                }
+                if even[h] {
+                    s.corr_g[h] |= bit;
+                }
+            }
+        }
+        // Columns 1 ..= COLUMNS − 2, eight lanes a step: the digit of (a mod 8, b mod 8),
+        // then a ← (a − d)/8 on hi·2⁶² + lo: lo ← (lo + 16 − d)/8 − 2 + (hi mod 8)·2⁵⁹
+        // (exact: lo − d ≡ 0 mod 8), hi ← hi >> 3 (arithmetic), which keeps lo in
+        // [0, 2⁶²] and never goes below zero on the way.
+        let lane_ids = B::load(&[0, 1, 2, 3, 4, 5, 6, 7]);
+        let [mut ahi, mut bhi] = [B::load(&hi[0]), B::load(&hi[1])];
+        let [mut alo, mut blo] = [B::load(&lo[0]), B::load(&lo[1])];
+        let (seven, m16, m8, zero) = (B::splat(7), B::splat(0xFFFF), B::splat(0xFF), B::splat(0));
+        let two = B::splat(2);
+        for col in 1..COLUMNS - 1 {
+            let class = B::or(B::shl::<3>(B::and(alo, seven)), B::and(blo, seven));
+            let rec = B::gather(&PACKED, class);
+            s.r_x[col] = B::store(B::add(B::and(rec, m16), lane_ids));
+            s.r_y[col] = B::store(B::add(B::and(B::shr::<16>(rec), m16), lane_ids));
+            s.r_neg[col] = !B::eq(B::and(rec, B::splat(1 << 32)), zero);
+            s.r_live[col] = !B::eq(B::and(rec, B::splat(1 << 33)), zero);
+            let da = B::and(B::shr::<40>(rec), m8);
+            let db = B::and(B::shr::<48>(rec), m8);
+            alo = B::sub(
+                B::add(
+                    B::shr::<3>(B::add(alo, da)),
+                    B::shl::<59>(B::and(ahi, seven)),
+                ),
+                two,
+            );
+            blo = B::sub(
+                B::add(
+                    B::shr::<3>(B::add(blo, db)),
+                    B::shl::<59>(B::and(bhi, seven)),
+                ),
+                two,
+            );
+            ahi = B::sra::<3>(ahi);
+            bhi = B::sra::<3>(bhi);
+        }
+        // The remainder is the last digit.
+        let (ahi, alo, bhi, blo) = (B::store(ahi), B::store(alo), B::store(bhi), B::store(blo));
+        for lane in 0..LANES {
+            let join = |h: u64, l: u64| ((h as i64 as i128) << 62) + l as i128;
+
+            match top_digit(join(ahi[lane], alo[lane]), join(bhi[lane], blo[lane])) {
+                Some(d) => s.set(COLUMNS - 1, lane, d),
+                None => s.retry |= 1 << lane,
+            }
+        }
+        s
+    }
+
+    /// Writes one lane's joint digit of column `col`.
+    fn set(&mut self, col: usize, lane: usize, d: Option<Digit>) {
+        let p = pack(d);
+        let bit = 1u8 << lane;
+        self.r_x[col][lane] = (p & 0xFFFF) + lane as u64;
+        self.r_y[col][lane] = (p >> 16 & 0xFFFF) + lane as u64;
+        self.r_neg[col] = (self.r_neg[col] & !bit) | (((p >> 32) & 1) as u8) << lane;
+        self.r_live[col] = (self.r_live[col] & !bit) | (((p >> 33) & 1) as u8) << lane;
+    }
+}
+
+/// The table of the joint digits, laid out for gathers: word ((e·4 + c)·5 + k)·8 + lane
+/// holds limb k of coordinate c of entry e in that lane, c = 0, 1, 2 for x, βx, β²x (the
+/// entry times 1, ω, ω²) and 3 for y.
+pub(crate) struct LaneTable {
+    words: [u64; TABLE * 4 * 5 * LANES],
+}
+
+impl LaneTable {
+    /// Offset of limb 0 of coordinate `c` of `entry`, lane 0.
+    const fn offset(entry: u8, c: u8) -> u64 {
+        ((entry as usize * 4 + c as usize) * 5 * LANES) as u64
+    }
+
+    /// The table of the affine points `pts` (in every lane), with their images under ω
+    /// and ω² (β²x = −x − βx).
+    #[inline(always)]
+    pub(crate) fn new<B: Backend>(pts: &[Aff8<B>; TABLE]) -> Self {
+        use super::field::Linear;
+        let mut words = [0u64; TABLE * 4 * 5 * LANES];
+        let beta = Fe8::splat(&FieldElement::BETA);
+        for (e, p) in pts.iter().enumerate() {
+            let bx = p.x.mul(&beta);
+            let b2x = p.x.neg_sub(&bx);
+            for (c, coord) in [p.x, bx, b2x, p.y].iter().enumerate() {
+                for k in 0..5 {
+                    let at = ((e * 4 + c) * 5 + k) * LANES;
+                    words[at..at + LANES].copy_from_slice(&B::store(coord.0[k]));
+                }
+            }
+        }
+        LaneTable { words }
+    }
+
+    /// Column `col`'s joint digit in every lane (negated where it is negative; lanes whose
+    /// digit is zero get entry 0).
+    #[inline(always)]
+    pub(crate) fn digit<B: Backend>(&self, sched: &Schedule, col: usize) -> Aff8<B> {
+        Aff8 {
+            x: Fe8(B::gather_limbs(&self.words, B::load(&sched.r_x[col]))),
+            y: Fe8(B::gather_limbs(&self.words, B::load(&sched.r_y[col]))),
+        }
+        .neg_lanes(sched.r_neg[col])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lanes::portable::Portable;
+    use crate::secp256k1::eisenstein;
+    use crate::test_support::rng::splitmix64;
+
+    /// The lanes' schedule against the scalar recoding, digit by digit, on random scalars
+    /// and on the largest halves the GLV rounding gives.
+    #[test]
+    fn lanes_recoding_matches_scalar_recoding() {
+        let mut s = 0x5c4e_u64;
+        let mut scalars = vec![Scalar::ONE, Scalar::ONE.negate()];
+        scalars.extend(eisenstein::tests::largest_half_scalars(200, 11));
+        while scalars.len() < 4000 {
+            let w = [0; 4].map(|_: u64| splitmix64(&mut s));
+            scalars.push(Scalar::from_bytes_reduced(
+                &Scalar::from_words(w).to_bytes(),
+            ));
+        }
+        for group in scalars.chunks_exact(LANES) {
+            let u: [Scalar; LANES] = group.try_into().unwrap();
+            let sched = Schedule::new::<Portable>(&u, &u);
+            assert_eq!(sched.retry, 0);
+            for (lane, ul) in u.iter().enumerate() {
+                let (k1, k2) = glv::split_lambda_halves(ul).unwrap();
+                let want = eisenstein::recode(k1, k2).unwrap();
+                for (col, d) in want.iter().enumerate() {
+                    let p = pack(*d);
+                    assert_eq!(
+                        sched.r_x[col][lane],
+                        (p & 0xFFFF) + lane as u64,
+                        "column {col}, lane {lane}"
+                    );
+                    assert_eq!(sched.r_y[col][lane], (p >> 16 & 0xFFFF) + lane as u64);
+                    assert_eq!(sched.r_neg[col] >> lane & 1, (p >> 32 & 1) as u8);
+                    assert_eq!(sched.r_live[col] >> lane & 1, u8::from(d.is_some()));
+                }
+            }
+        }
+    }
+}
