@@ -6,7 +6,7 @@
 //! program of this repository reaches inside the crate only through this module.
 
 use crate::Error;
-use crate::batch::{Signed, lanes8, recover_lanes8, scalar};
+use crate::batch::{Signed, lanes8, scalar};
 
 pub use crate::secp256k1::field::FieldElement;
 pub use crate::secp256k1::scalar::Scalar;
@@ -41,10 +41,7 @@ pub fn recover_addresses_on(
         BatchPath::Dispatched => crate::recover_addresses(inputs),
         BatchPath::Affine => scalar::recover_batch_affine(inputs),
         BatchPath::Interleaved { group } => scalar::recover_interleaved(inputs, group),
-        BatchPath::PortableLanes => recover_lanes8(
-            inputs,
-            lanes8::recover8_with::<crate::lanes::portable::Portable>,
-        ),
+        BatchPath::PortableLanes => lanes8::recover_many(&lanes8::PortableEngine, inputs),
         BatchPath::Avx512Lanes => avx512_lanes(inputs)?,
     })
 }
@@ -52,7 +49,7 @@ pub fn recover_addresses_on(
 #[cfg(target_arch = "x86_64")]
 fn avx512_lanes(inputs: &[Signed]) -> Option<Vec<Result<[u8; 20], Error>>> {
     let cpu = crate::dispatch::avx512_native()?;
-    Some(recover_lanes8(inputs, |g| lanes8::recover8_avx512(cpu, g)))
+    Some(lanes8::recover_many(&lanes8::Avx512Engine(cpu), inputs))
 }
 
 #[cfg(not(target_arch = "x86_64"))]

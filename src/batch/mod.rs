@@ -14,7 +14,7 @@ pub(crate) mod scalar;
 use crate::error::Error;
 use crate::lanes::LANES;
 use crate::recover::recover_address;
-use scalar::{AFFINE_MIN, recover_batch_affine, recover_interleaved};
+use scalar::recover_interleaved;
 
 /// One (message hash, r ‖ s ‖ v signature) pair.
 pub(crate) type Signed = ([u8; 32], [u8; 65]);
@@ -34,24 +34,22 @@ pub(crate) type Signed = ([u8; 32], [u8; 65]);
 /// }
 /// ```
 pub fn recover_addresses_batch(inputs: &[([u8; 32], [u8; 65]); 8]) -> [Result<[u8; 20], Error>; 8] {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(cpu) = crate::dispatch::avx512() {
-        return lanes8::recover8_avx512(cpu, inputs);
-    }
-    scalar::recover_interleaved(inputs, LANES)
+    recover_addresses_serial(inputs)
         .try_into()
-        .unwrap_or_else(|_| unreachable!("recover_interleaved returns one result per input"))
+        .unwrap_or_else(|_| unreachable!("every path returns one result per input"))
 }
 
 /// Recovers the addresses of any number of signatures; results are in input order and
 /// equal [`recover_address`](crate::recover_address) on each input.
 ///
-/// With AVX-512 IFMA, full groups of eight go through the 8-lane engine (a remainder of
-/// four or more as a padded group, a shorter one as below). Elsewhere, inputs of 192 or
-/// more signatures run through the batch-affine ladder (up to 256 at a time, one shared
-/// inversion per doubling or addition round), 2 to 191 through interleaved Strauss loops
-/// with shared inversions, and a single one as [`recover_address`](crate::recover_address)
-/// does. With the `parallel` feature, long inputs are split across the rayon thread
+/// Every input is parsed first, and only those that can recover go on: a refused input
+/// (bad v, r or s) costs its parse, one whose r is no x-coordinate its share of a square
+/// root. With AVX-512 IFMA, the rest go through the 8-lane engine packed eight to a group
+/// (a remainder of two or more as one group with idle lanes, a single one as below).
+/// Elsewhere, when 192 or more have an R they run through the batch-affine ladder (up to
+/// 256 at a time, one shared inversion per doubling or addition round), fewer through
+/// interleaved Strauss loops with shared inversions, and a single input as
+/// [`recover_address`](crate::recover_address) does. With the `parallel` feature, long inputs are split across the rayon thread
 /// pool in chunks that keep each thread on its fastest path (at least 64 signatures with
 /// AVX-512, 192 otherwise; at most 256).
 ///
@@ -76,7 +74,7 @@ pub fn recover_addresses(inputs: &[([u8; 32], [u8; 65])]) -> Vec<Result<[u8; 20]
 ///
 /// Each thread gets an equal share, but never less than the shortest input that runs at its
 /// path's best speed per signature (64 for the 8-lane engine, whose speed is the same at
-/// every multiple of eight; [`AFFINE_MIN`] for the batch-affine ladder) and never more than
+/// every multiple of eight; [`AFFINE_MIN`](scalar::AFFINE_MIN) for the batch-affine ladder) and never more than
 /// [`AFFINE_CHUNK`](scalar::AFFINE_CHUNK), so the tasks balance across the pool and the ladder's tables stay in
 /// cache. Inputs too short for two such chunks stay on the calling thread.
 #[cfg(feature = "parallel")]
@@ -85,7 +83,7 @@ pub(crate) fn parallel_chunk(n: usize) -> Option<usize> {
     let min = if crate::dispatch::cpu().avx512_ifma {
         64
     } else {
-        AFFINE_MIN
+        scalar::AFFINE_MIN
     };
     if threads < 2 || n < 2 * min {
         return None;
@@ -101,51 +99,18 @@ pub(crate) fn parallel_chunk(n: usize) -> Option<usize> {
 pub(crate) fn recover_addresses_serial(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
     #[cfg(target_arch = "x86_64")]
     if let Some(cpu) = crate::dispatch::avx512() {
-        return recover_lanes8(inputs, |group| lanes8::recover8_avx512(cpu, group));
+        return lanes8::recover_many(&lanes8::Avx512Engine(cpu), inputs);
     }
-    if inputs.len() >= AFFINE_MIN {
-        recover_batch_affine(inputs)
-    } else {
-        recover_short(inputs)
-    }
+    scalar::recover_many(inputs)
 }
 
 /// Inputs too short for the batch paths' fixed costs to pay: one signature alone (the
 /// interleaved path's bookkeeping makes it 3 % slower than [`recover_address`], measured),
 /// two or more interleaved (their shared inversions and side-by-side loops make each
 /// signature 5–9 % cheaper than alone, measured for 2 to 8).
-fn recover_short(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
+pub(crate) fn recover_short(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
     match inputs {
         [(hash, sig)] => vec![recover_address(hash, sig)],
         _ => recover_interleaved(inputs, LANES),
     }
-}
-
-/// A remainder this long after the full groups of eight goes through the 8-lane engine as
-/// one padded group; a shorter one takes [`recover_short`]. An engine group costs about 2.9
-/// single recoveries (8 lanes at 0.33× libsecp256k1 each, against one recovery at about
-/// 0.9×), so three signatures are at parity and four are clearly cheaper padded.
-const PADDED_TAIL_MIN: usize = 4;
-
-/// Any number of signatures through an eight-lane function: full groups of eight, then a
-/// remainder of [`PADDED_TAIL_MIN`] or more as one group padded with copies of its first
-/// entry (only its real lanes kept), a shorter one by [`recover_short`].
-pub(crate) fn recover_lanes8(
-    inputs: &[Signed],
-    eight: impl Fn(&[Signed; LANES]) -> [Result<[u8; 20], Error>; LANES],
-) -> Vec<Result<[u8; 20], Error>> {
-    let mut out = Vec::with_capacity(inputs.len());
-    let mut groups = inputs.chunks_exact(LANES);
-    for group in &mut groups {
-        let group: &[Signed; LANES] = group.try_into().expect("chunks_exact gives 8");
-        out.extend(eight(group));
-    }
-    let tail = groups.remainder();
-    if tail.len() >= PADDED_TAIL_MIN {
-        let group: [Signed; LANES] = core::array::from_fn(|i| tail[i.min(tail.len() - 1)]);
-        out.extend(eight(&group).into_iter().take(tail.len()));
-    } else if !tail.is_empty() {
-        out.extend(recover_short(tail));
-    }
-    out
 }

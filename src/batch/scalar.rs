@@ -51,15 +51,39 @@ fn inverses_of_r(lifted: &[Lifted]) -> Vec<crate::secp256k1::scalar::Scalar> {
     rinv
 }
 
+/// Every input's result on the scalar core, the path picked by how many inputs have an R
+/// (parse and lift first, so junk costs a parse or a square root): the batch-affine ladder
+/// for [`AFFINE_MIN`] or more, interleaved loops below, and one signature alone as
+/// [`recover_address`] does.
+pub(crate) fn recover_many(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
+    if let [(hash, sig)] = inputs {
+        return vec![recover_address(hash, sig)];
+    }
+    let mut results = Vec::with_capacity(inputs.len());
+    let lifted = parse_and_lift(inputs, &mut results);
+    if lifted.len() >= AFFINE_MIN {
+        affine_lifted(inputs, &lifted, &mut results);
+    } else {
+        interleaved_lifted(&lifted, super::LANES, &mut results);
+    }
+    results
+}
+
 /// Many signatures on the scalar core with the per-signature work shared or overlapped:
 /// square roots side by side, r⁻¹ and the final 1/Z as batch inversions, and the Strauss
 /// loops of up to `group` signatures advanced bit by bit together. For inputs too short
 /// to amortise the batch-affine ladder's per-round inversion.
 pub(crate) fn recover_interleaved(inputs: &[Signed], group: usize) -> Vec<Result<[u8; 20], Error>> {
-    use crate::secp256k1::ecmult::Strauss;
     let mut results = Vec::with_capacity(inputs.len());
     let lifted = parse_and_lift(inputs, &mut results);
-    let rinv = inverses_of_r(&lifted);
+    interleaved_lifted(&lifted, group, &mut results);
+    results
+}
+
+/// [`recover_interleaved`] after the parse and the lift.
+fn interleaved_lifted(lifted: &[Lifted], group: usize, results: &mut [Result<[u8; 20], Error>]) {
+    use crate::secp256k1::ecmult::Strauss;
+    let rinv = inverses_of_r(lifted);
     let mut points: Vec<Jacobian> = Vec::with_capacity(lifted.len());
     let group = group.max(1);
     for (lanes, ri) in lifted.chunks(group).zip(rinv.chunks(group)) {
@@ -92,7 +116,6 @@ pub(crate) fn recover_interleaved(inputs: &[Signed], group: usize) -> Vec<Result
             Ok(address_of(&serialize(&p.to_affine_with_zinv(zi))))
         };
     }
-    results
 }
 
 /// Largest number of signatures one batch-affine ladder runs at once (larger inputs are
@@ -107,10 +130,16 @@ pub(crate) const AFFINE_MIN: usize = 192;
 /// r⁻¹, square roots side by side, one inversion per ladder round across all signatures.
 /// Lanes the ladder cannot finish in lockstep are recomputed by the scalar core.
 pub(crate) fn recover_batch_affine(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
-    use crate::secp256k1::affine_ladder;
     let mut results = Vec::with_capacity(inputs.len());
     let lifted = parse_and_lift(inputs, &mut results);
-    let rinv = inverses_of_r(&lifted);
+    affine_lifted(inputs, &lifted, &mut results);
+    results
+}
+
+/// [`recover_batch_affine`] after the parse and the lift.
+fn affine_lifted(inputs: &[Signed], lifted: &[Lifted], results: &mut [Result<[u8; 20], Error>]) {
+    use crate::secp256k1::affine_ladder;
+    let rinv = inverses_of_r(lifted);
     let jobs: Vec<_> = lifted
         .iter()
         .zip(&rinv)
@@ -126,5 +155,4 @@ pub(crate) fn recover_batch_affine(inputs: &[Signed]) -> Vec<Result<[u8; 20], Er
             };
         }
     }
-    results
 }

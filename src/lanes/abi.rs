@@ -191,7 +191,7 @@ pub unsafe extern "C" fn asmcrypto_avx512_recover8(
     for b in 0..count as usize {
         // SAFETY: the caller guarantees `count` valid records behind each pointer.
         let (inp, out) = unsafe { (&*input.add(b), &mut *output.add(b)) };
-        super::recover::recover8_avx512_body(inp, out);
+        super::recover::lift_recover8_avx512_body(inp, out);
     }
 }
 

@@ -1,29 +1,30 @@
 //! The 8-lane recovery core: eight signatures in lockstep, from validated (x, parity, r,
-//! s, m) to the public keys and their Keccak-256 hashes.
+//! s, m) to the public keys and their Keccak-256 hashes, in two passes so that the caller
+//! can drop the lanes that fail in between:
 //!
-//! Data path per batch (every arrow eight lanes wide):
+//! - [`lift8`]: R = (x, √(x³ + 7)) with the requested parity; returns the lanes where x³ + 7
+//!   is a square (the others have no R: r is not an x-coordinate).
+//! - [`recover8`], from R (every arrow eight lanes wide):
+//!   1. Invalid lanes (rejected by the caller) get a harmless dummy input.
+//!   2. r⁻¹ for all lanes by one product tree across the lanes and one safegcd inversion
+//!      (Montgomery form), then u₁ = −m·r⁻¹ and u₂ = s·r⁻¹.
+//!   3. The schedule (`super::schedule`): u₂'s GLV halves recoded jointly as one
+//!      Eisenstein integer, one digit per 3 bits from an 11-entry table; u₁'s 128-bit halves
+//!      in signed odd windows of width 14 over the static odd-multiple tables of G and
+//!      2¹²⁸·G (even halves made odd and corrected by one masked addition at the end).
+//!   4. The table: 11 small combinations of R and λR from 3 doublings and 7 additions, made
+//!      affine on one isomorphic curve without an inversion, and their images under ω, ω².
+//!   5. Strauss's loop from bit 126 down: a doubling per bit, one joint addition every 3
+//!      bits, two G additions every 14 bits. Table entries are fetched with gathers.
+//!   6. To affine with one product-tree inversion across the lanes, then Keccak-256 of the
+//!      eight keys, 8-way.
 //!
-//! 1. Invalid lanes (rejected by the caller's checks) get a harmless dummy input.
-//! 2. R = (x, √(x³ + 7)) with the requested parity; lanes with no square root are marked
-//!    [`NOT_ON_CURVE`] and continue with a dummy point.
-//! 3. r⁻¹ for all lanes by one product tree across the lanes and one safegcd inversion
-//!    (Montgomery form), then u₁ = −m·r⁻¹ and u₂ = s·r⁻¹.
-//! 4. Per lane (scalar bookkeeping): the GLV split u₂ = k₁ + k₂·λ and u₁'s two 128-bit
-//!    halves, each recoded into **signed odd fixed windows** — every digit is odd and
-//!    non-zero, so every lane adds in the same columns: width 5 (26 digits) for the R
-//!    halves, width 14 (10 digits) for the G halves, whose tables are the static
-//!    odd-multiple tables of G and 2¹²⁸·G. Even halves are made odd by adding 1 and
-//!    corrected by one masked addition at the end.
-//! 5. The table R, 3R, …, 31R built without inversion on the isomorphic curve where 2R is
-//!    affine (as the scalar core does), and its λ image (βx, y).
-//! 6. Strauss's loop from bit 126 down: a doubling per bit, two mixed additions every 5
-//!    bits, two G additions every 14 bits. Table entries are fetched with gathers.
-//! 7. To affine with one product-tree inversion across the lanes, then Keccak-256 of the
-//!    eight keys, 8-way.
-//!
-//! A lane whose addition meets P = ±Q (impossible for honest signatures, reachable only by
-//! crafted ones, e.g. a key at infinity) is marked [`RETRY_SCALAR`]; the caller recomputes
-//! it with the scalar core, which handles every case.
+//! Every addition is complete per lane: where the accumulator and the added point share
+//! their x (impossible for honest signatures, reachable by crafted ones), the lane gets
+//! 2·acc or the point at infinity, and an accumulator at infinity takes the next point as
+//! it is. This is a masked fix-up that runs only when such a lane exists, so crafted inputs
+//! cost at most a few doublings more and never leave the engine; a key at infinity comes
+//! out as [`AT_INFINITY`].
 
 use super::field::{Fe8, Linear};
 use super::keccak::keccak256_64_x8;
@@ -37,13 +38,18 @@ use crate::secp256k1::tables;
 
 /// Status of a lane: key and hash are valid.
 pub(crate) const OK: u64 = 0;
-/// Status of a lane: x³ + 7 has no square root (r is not an x-coordinate).
+/// Status of a lane: x³ + 7 has no square root (r is not an x-coordinate). Only
+/// [`lift_recover8`] reports it; [`lift8`] returns the mask.
 pub(crate) const NOT_ON_CURVE: u64 = 1;
-/// Status of a lane: the lockstep schedule met a degenerate addition (or the key is at
-/// infinity); recompute the lane on the scalar path.
+/// Status of a lane: its schedule could not be built (a GLV half or the joint recoding's
+/// remainder out of its bound, which the bounds in `secp256k1::glv` and
+/// `secp256k1::eisenstein` exclude: never seen, for any input); the caller recomputes it
+/// on the scalar path.
 pub(crate) const RETRY_SCALAR: u64 = 2;
 /// Status of a lane: the input was marked invalid; its output is meaningless.
 pub(crate) const INVALID: u64 = 3;
+/// Status of a lane: u₁·G + u₂·R is the point at infinity (no key).
+pub(crate) const AT_INFINITY: u64 = 4;
 
 use super::schedule::{LaneTable, Schedule, TABLE};
 use crate::secp256k1::eisenstein::{COLUMNS, W as W_R};
@@ -59,6 +65,8 @@ pub struct Input8 {
     pub x: [[u64; LANES]; 4],
     /// 1 where R's y must be odd.
     pub odd: [u64; LANES],
+    /// R's y-coordinate, canonical: written by [`lift8`], read by [`recover8`].
+    pub y: [[u64; LANES]; 4],
     /// r, in [1, n).
     pub r: [[u64; LANES]; 4],
     /// s, in [1, n).
@@ -77,7 +85,8 @@ pub struct Output8 {
     pub key: [[u64; LANES]; 8],
     /// keccak256(X ‖ Y) as four little-endian words.
     pub hash: [[u64; LANES]; 4],
-    /// One of [`OK`], [`NOT_ON_CURVE`], [`RETRY_SCALAR`], [`INVALID`] per lane.
+    /// One of [`OK`], [`NOT_ON_CURVE`], [`RETRY_SCALAR`], [`INVALID`], [`AT_INFINITY`] per
+    /// lane.
     pub status: [u64; LANES],
 }
 
@@ -86,9 +95,10 @@ impl Input8 {
     /// The record as little-endian bytes in `repr(C)` order (for the emulator, which takes
     /// buffers as bytes).
     pub fn encode(&self) -> Vec<u8> {
-        let mut w: Vec<u64> = Vec::with_capacity(137);
+        let mut w: Vec<u64> = Vec::with_capacity(169);
         w.extend(self.x.iter().flatten());
         w.extend(&self.odd);
+        w.extend(self.y.iter().flatten());
         for v in [&self.r, &self.s, &self.m] {
             w.extend(v.iter().flatten());
         }
@@ -119,27 +129,180 @@ impl Output8 {
     }
 }
 
-/// `acc` plus column `col`'s joint digit, in the lanes whose digit is not zero; the lanes
-/// where the addition is degenerate are added to `degenerate`.
+/// `acc + q` in the lanes of `live` (the others keep `acc`), complete in every lane: `q`
+/// is affine in acc's frame, or (with `zinv`) a true affine point added to an accumulator
+/// on the isomorphic curve scaled by `zinv`. Lanes whose accumulator is at infinity
+/// (`inf`) take q; lanes where acc = q get 2·acc; lanes where acc = −q go to infinity.
 #[inline(always)]
-fn add_joint<B: Backend>(
+fn add_complete<B: Backend>(
     acc: Jac8<B>,
-    sched: &Schedule,
-    tab: &LaneTable,
-    col: usize,
-    degenerate: &mut u8,
+    q: &Aff8<B>,
+    zinv: Option<&Fe8<B>>,
+    live: u8,
+    inf: &mut u8,
 ) -> Jac8<B> {
-    let live = sched.r_live[col];
-    if live == 0 {
-        return acc;
-    }
-    let p = tab.digit::<B>(sched, col);
-    let (a, _, deg) = acc.add_affine(&p);
-    *degenerate |= deg & live;
-    if live == 0xFF {
-        a
+    let (sum, same_x) = match zinv {
+        Some(z) => acc.add_zinv(q, z),
+        None => {
+            let (sum, _, same_x) = acc.add_affine(q);
+            (sum, same_x)
+        }
+    };
+    let mut out = if live == 0xFF {
+        sum
     } else {
-        Jac8::select(live, &a, &acc)
+        Jac8::select(live, &sum, &acc)
+    };
+    let from_inf = *inf & live;
+    let same_x = same_x & !*inf & live;
+    if from_inf | same_x != 0 {
+        // Q in acc's frame with Z = 1.
+        let one = Fe8::splat(&FieldElement::ONE);
+        let qj = match zinv {
+            Some(z) => Jac8::from_affine_zinv(q, z),
+            None => Jac8 {
+                x: q.x,
+                y: q.y,
+                z: one,
+            },
+        };
+        // Same x: acc = q exactly when Y = y_q·Z³.
+        let z3 = acc.z.sqr().mul(&acc.z);
+        let same = acc.y.eq(&qj.y.mul(&z3)) & same_x;
+        if same != 0 {
+            out = Jac8::select(same, &acc.double(), &out);
+        }
+        out = Jac8::select(from_inf, &qj, &out);
+        *inf = (*inf & !from_inf) | (same_x & !same);
+    }
+    out
+}
+
+/// `p + q` for the table's construction, with the lanes where it would be degenerate
+/// (none, see [`recover8`]) added to `retry`.
+#[inline(always)]
+fn add_table<B: Backend>(p: &Jac8<B>, q: &Aff8<B>, retry: &mut u8) -> Jac8<B> {
+    let (sum, _, same_x) = p.add_affine(q);
+    *retry |= same_x;
+    sum
+}
+
+/// One step of the Strauss loop.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// acc ← 2·acc.
+    Double,
+    /// acc ← acc + the joint digit of this column (lanes whose digit is not zero).
+    Joint(usize),
+    /// acc ← acc + the digit of G half h (0: G, 1: 2¹²⁸G) of this column.
+    G(usize, usize),
+    /// acc ← acc − G half h's base point, in the lanes whose half was even.
+    Correct(usize),
+}
+
+/// Number of steps after the start (acc = G half 0's top digit): the top column's other
+/// two additions, then per bit from 125 down a doubling, a joint addition every 3 bits and
+/// two G additions every 14 bits, then the two corrections.
+const STEP_COUNT: usize = 2 + TOP_BIT + TOP_BIT / W_R as usize + 2 * (TOP_BIT / W_G as usize) + 2;
+
+/// The loop's steps in order.
+const STEPS: [Step; STEP_COUNT] = {
+    let mut out = [Step::Double; STEP_COUNT];
+    out[0] = Step::Joint(COLUMNS - 1);
+    out[1] = Step::G(1, G_DIGITS - 1);
+    let mut i = 2;
+    let mut bit = TOP_BIT;
+    while bit > 0 {
+        bit -= 1;
+        out[i] = Step::Double;
+        i += 1;
+        if bit % W_R as usize == 0 {
+            out[i] = Step::Joint(bit / W_R as usize);
+            i += 1;
+        }
+        if bit % W_G as usize == 0 {
+            out[i] = Step::G(0, bit / W_G as usize);
+            out[i + 1] = Step::G(1, bit / W_G as usize);
+            i += 2;
+        }
+    }
+    out[i] = Step::Correct(0);
+    out[i + 1] = Step::Correct(1);
+    assert!(i + 2 == STEP_COUNT);
+    out
+};
+
+/// What the Strauss loop reads: the schedule, the joint table, the G tables and the
+/// isomorphic frame's scale.
+struct Strauss<'a, B: Backend> {
+    sched: &'a Schedule,
+    tab: &'a LaneTable,
+    gtab: [&'static tables::OddMultiples; 2],
+    zt: Fe8<B>,
+}
+
+impl<B: Backend> Strauss<'_, B> {
+    /// Runs [`STEPS`] from `from` on `acc`. With `COMPLETE`, every addition is complete
+    /// ([`add_complete`], `inf` tracking the lanes at infinity) and the run reaches the
+    /// end; without, the run stops before the first addition where a lane would need the
+    /// fix-up and returns that step and the accumulator before it.
+    #[inline(always)]
+    fn run<const COMPLETE: bool>(
+        &self,
+        mut acc: Jac8<B>,
+        from: usize,
+        inf: &mut u8,
+    ) -> Result<Jac8<B>, (usize, Jac8<B>)> {
+        for (i, step) in STEPS.iter().enumerate().skip(from) {
+            let (p, zinv, live) = match *step {
+                Step::Double => {
+                    acc = acc.double();
+                    continue;
+                }
+                Step::Joint(col) => {
+                    let live = self.sched.r_live[col];
+                    if live == 0 {
+                        continue;
+                    }
+                    (self.tab.digit::<B>(self.sched, col), None, live)
+                }
+                Step::G(h, col) => {
+                    let (idx, neg) = (&self.sched.g_idx[h][col], self.sched.g_neg[h][col]);
+                    (g_entry::<B>(self.gtab[h], idx, neg), Some(&self.zt), 0xFF)
+                }
+                Step::Correct(h) => {
+                    let live = self.sched.corr_g[h];
+                    if live == 0 {
+                        continue;
+                    }
+                    (
+                        g_entry::<B>(self.gtab[h], &[0; LANES], 0xFF),
+                        Some(&self.zt),
+                        live,
+                    )
+                }
+            };
+            if COMPLETE {
+                acc = add_complete(acc, &p, zinv, live, inf);
+            } else {
+                let (sum, same_x) = match zinv {
+                    Some(z) => acc.add_zinv(&p, z),
+                    None => {
+                        let (sum, _, same_x) = acc.add_affine(&p);
+                        (sum, same_x)
+                    }
+                };
+                if same_x & live != 0 {
+                    return Err((i, acc));
+                }
+                acc = if live == 0xFF {
+                    sum
+                } else {
+                    Jac8::select(live, &sum, &acc)
+                };
+            }
+        }
+        Ok(acc)
     }
 }
 
@@ -179,46 +342,66 @@ fn load4<B: Backend>(w: &[[u64; LANES]; 4]) -> [B::V; 4] {
     ]
 }
 
-/// Recovers the eight lanes of `inp` into `out`.
+/// Lifts the valid lanes' x to R: writes R's y (with the requested parity) to `inp.y` and
+/// returns the valid lanes where x³ + 7 is a square. The other lanes' y is meaningless.
+#[inline(always)]
+pub(crate) fn lift8<B: Backend>(inp: &mut Input8) -> u8 {
+    let valid = inp.valid as u8;
+    let x = Fe8::select(
+        valid,
+        &Fe8::from_words(load4::<B>(&inp.x)),
+        &Fe8::<B>::splat(&G.x),
+    );
+    let want_odd = !B::eq(B::load(&inp.odd), B::splat(0));
+    let c = x.sqr().mul(&x).add(&Fe8::splat(&FieldElement::B));
+    let (y, on_curve) = c.sqrt();
+    let y = y.normalize();
+    let flip = y.is_odd() ^ want_odd;
+    let y = Fe8::select(flip, &y.neg(), &y).normalize();
+    for (row, w) in inp.y.iter_mut().zip(y.to_words()) {
+        *row = B::store(w);
+    }
+    on_curve & valid
+}
+
+/// Recovers the eight lanes of `inp` (R given by x and y: the lanes [`lift8`] kept) into
+/// `out`.
 #[inline(always)]
 pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     let valid = inp.valid as u8;
 
-    // 1. Dummy inputs for invalid lanes: R = G (x = Gx, y even), r = Gx, s = 1, m = 1.
-    let gx = G.x.normalize().to_u64x4();
-    let dummy_x = Fe8::<B>::splat(&G.x);
-    let x = Fe8::select(valid, &Fe8::from_words(load4::<B>(&inp.x)), &dummy_x);
-    let want_odd = (!B::eq(B::load(&inp.odd), B::splat(0))) & valid;
-    let dummy_r = Sc8::<B>::splat(&Scalar::from_words(gx));
+    // 1. Dummy inputs for invalid lanes: R = G, r = Gx, s = 1, m = 1.
+    let big_r = Aff8::select(
+        valid,
+        &Aff8 {
+            x: Fe8::from_words(load4::<B>(&inp.x)),
+            y: Fe8::from_words(load4::<B>(&inp.y)),
+        },
+        &splat_point(&G.x, &G.y),
+    );
+    let dummy_r = Sc8::<B>::splat(&Scalar::from_words(G.x.normalize().to_u64x4()));
     let one = Sc8::<B>::splat(&Scalar::ONE);
     let r = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.r)), &dummy_r);
     let s = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.s)), &one);
     let m = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.m)), &one);
 
-    // 2. Lift x to R.
-    let c = x.sqr().mul(&x).add(&Fe8::splat(&FieldElement::B));
-    let (y, on_curve) = c.sqrt();
-    let y = y.normalize();
-    let flip = y.is_odd() ^ want_odd;
-    let y = Fe8::select(flip, &y.neg(), &y);
-    let not_on_curve = !on_curve & valid;
-    let big_r = Aff8::select(on_curve, &Aff8 { x, y }, &splat_point(&G.x, &G.y));
-
-    // 3. r⁻¹ (Montgomery form) for all lanes, then u₁ and u₂ (plain).
+    // 2. r⁻¹ (Montgomery form) for all lanes, then u₁ and u₂ (plain).
     let r_mont = r.mont_mul(&Sc8::splat(&R2));
     let rinv = r_mont.invert_lanes_mont();
     let u2 = s.mont_mul(&rinv).to_lanes();
     let u1 = m.mont_mul(&rinv).neg().to_lanes();
 
-    // 4. Recode.
+    // 3. The schedule.
     let sched = Schedule::new::<B>(&u1, &u2);
-    let mut degenerate = sched.retry;
+    let mut retry = sched.retry;
 
-    // 5. The table of the joint digits: 1, 2, 3, 4, 1−ω, 2−ω, 3+ω, 3−ω, 4+ω, 2−2ω and 5+2ω
+    // 4. The table of the joint digits: 1, 2, 3, 4, 1−ω, 2−ω, 3+ω, 3−ω, 4+ω, 2−2ω and 5+2ω
     // times R (ω acting as λ: (x, y) ↦ (βx, y)), from doublings and additions of R or
-    // ±λR. No lane is degenerate here: R has order n, and none of these small combinations
-    // of R and λR is zero or repeats. Then all on one isomorphic curve where every entry is
-    // affine: with Z the product of the entries' z, entry j is (X·(Z/zⱼ)², Y·(Z/zⱼ)³).
+    // ±λR. No lane is degenerate here: R has order n, and two of these small combinations
+    // of R and λR share an x only if a + bλ ≡ 0 (mod n) for small a, b, which the lattice
+    // of such pairs (shortest vectors near 2¹²⁸) rules out; the masks are kept anyway. Then
+    // all on one isomorphic curve where every entry is affine: with Z the product of the
+    // entries' z, entry j is (X·(Z/zⱼ)², Y·(Z/zⱼ)³).
     let one = Fe8::splat(&FieldElement::ONE);
     let r_jac = Jac8 {
         x: big_r.x,
@@ -232,13 +415,13 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     };
     let neg_lam_r = lam_r.neg_lanes(0xFF);
     let e2 = r_jac.double();
-    let e3 = e2.add_affine(&big_r).0;
+    let e3 = add_table(&e2, &big_r, &mut retry);
     let e4 = e2.double();
-    let e1w = r_jac.add_affine(&neg_lam_r).0;
-    let e2w = e2.add_affine(&neg_lam_r).0;
-    let e3pw = e3.add_affine(&lam_r).0;
-    let e3mw = e3.add_affine(&neg_lam_r).0;
-    let e4w = e4.add_affine(&lam_r).0;
+    let e1w = add_table(&r_jac, &neg_lam_r, &mut retry);
+    let e2w = add_table(&e2, &neg_lam_r, &mut retry);
+    let e3pw = add_table(&e3, &lam_r, &mut retry);
+    let e3mw = add_table(&e3, &neg_lam_r, &mut retry);
+    let e4w = add_table(&e4, &lam_r, &mut retry);
     let e2_2w = e1w.double();
     // 5 + 2ω = −ω²·(2 − 2ω) + 1, and ω²·(x, y) = (β²x, y) with β² = −1 − β.
     let t = Jac8 {
@@ -246,7 +429,7 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
         y: e2_2w.y.neg(),
         z: e2_2w.z,
     };
-    let e5w = t.add_affine(&big_r).0;
+    let e5w = add_table(&t, &big_r, &mut retry);
     let jac = [e2, e3, e4, e1w, e2w, e3pw, e3mw, e4w, e2_2w, e5w];
     // Z / zⱼ for every entry j ≥ 1 (entry 0, R itself, has z = 1): prefix products, then
     // a backward pass with the running suffix.
@@ -281,51 +464,33 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     let tab = LaneTable::new(&table);
     let gtab = [tables::pre_g(), tables::pre_g128()];
 
-    // 6. Strauss from bit 126 down: a doubling per bit, one joint addition every 3 bits
-    // (skipped in lanes whose digit is zero), two G additions every 14 bits.
+    // 5. Strauss from bit 126 down (see [`STEPS`]), first without the complete additions'
+    // fix-ups: the loop stops at the first addition where a lane meets acc = ±Q, and the
+    // complete loop (the same steps, every addition complete) resumes from there. Honest
+    // signatures never stop; keeping the fix-up out of the hot loop keeps it lean.
     let g0 = g_entry::<B>(
         gtab[0],
         &sched.g_idx[0][G_DIGITS - 1],
         sched.g_neg[0][G_DIGITS - 1],
     );
-    let mut acc = Jac8::from_affine_zinv(&g0, &zt);
-    let g1 = g_entry::<B>(
-        gtab[1],
-        &sched.g_idx[1][G_DIGITS - 1],
-        sched.g_neg[1][G_DIGITS - 1],
-    );
-    let (a, deg) = acc.add_zinv(&g1, &zt);
-    acc = a;
-    degenerate |= deg;
-    acc = add_joint(acc, &sched, &tab, COLUMNS - 1, &mut degenerate);
-    for bit in (0..TOP_BIT).rev() {
-        acc = acc.double();
-        if bit % W_R as usize == 0 {
-            acc = add_joint(acc, &sched, &tab, bit / W_R as usize, &mut degenerate);
-        }
-        if bit % W_G as usize == 0 {
-            let col = bit / W_G as usize;
-            for (h, t) in gtab.iter().enumerate() {
-                let p = g_entry::<B>(t, &sched.g_idx[h][col], sched.g_neg[h][col]);
-                let (a, deg) = acc.add_zinv(&p, &zt);
-                acc = a;
-                degenerate |= deg;
-            }
-        }
-    }
+    let start = Jac8::from_affine_zinv(&g0, &zt);
+    let ctx = Strauss {
+        sched: &sched,
+        tab: &tab,
+        gtab,
+        zt,
+    };
+    // `inf`: the lanes whose accumulator is at the point at infinity.
+    let mut inf = 0u8;
+    let acc = match ctx.run::<false>(start, 0, &mut inf) {
+        Ok(acc) => acc,
+        Err((step, acc)) => match ctx.run::<true>(acc, step, &mut inf) {
+            Ok(acc) => acc,
+            Err(_) => unreachable!("the complete loop runs to the end"),
+        },
+    };
 
-    // Corrections for G halves that were even: −G, −2¹²⁸G, in the lanes that need them.
-    for (h, gt) in gtab.iter().enumerate() {
-        let mask = sched.corr_g[h];
-        if mask != 0 {
-            let p = g_entry::<B>(gt, &[0; LANES], 0xFF);
-            let (a, deg) = acc.add_zinv(&p, &zt);
-            acc = Jac8::select(mask, &a, &acc);
-            degenerate |= deg & mask;
-        }
-    }
-
-    // 7. Back from the isomorphic frame, to affine, hash.
+    // 6. Back from the isomorphic frame, to affine, hash.
     let z = acc.z.mul(&zt);
     let zinv = z.invert_lanes();
     let zi2 = zinv.sqr();
@@ -353,27 +518,170 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
         let bit = 1u8 << i;
         *st = if valid & bit == 0 {
             INVALID
-        } else if not_on_curve & bit != 0 {
-            NOT_ON_CURVE
-        } else if degenerate & bit != 0 {
+        } else if retry & bit != 0 {
             RETRY_SCALAR
+        } else if inf & bit != 0 {
+            AT_INFINITY
         } else {
             OK
         };
     }
 }
 
-/// [`recover8`] on AVX-512, for a CPU that has it: the crate's entry into the engine.
+/// Both passes on one group, for the tests and the emulator: [`lift8`], then [`recover8`]
+/// on the lanes it kept; the lanes it dropped are reported as [`NOT_ON_CURVE`].
+#[cfg(any(test, feature = "emu"))]
+#[inline(always)]
+pub(crate) fn lift_recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
+    let mut lifted = *inp;
+    let on_curve = lift8::<B>(&mut lifted);
+    let not_on_curve = inp.valid as u8 & !on_curve;
+    lifted.valid = u64::from(on_curve);
+    recover8::<B>(&lifted, out);
+    for (i, st) in out.status.iter_mut().enumerate() {
+        if not_on_curve >> i & 1 == 1 {
+            *st = NOT_ON_CURVE;
+        }
+    }
+}
+
+/// [`lift8`] on AVX-512, for a CPU that has it.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn lift8_avx512(_cpu: crate::dispatch::Avx512Ifma, inp: &mut Input8) -> u8 {
+    // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F, BW, IFMA.
+    unsafe { lift8_avx512_body(inp) }
+}
+
+/// [`recover8`] on AVX-512, for a CPU that has it.
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn recover8_avx512(_cpu: crate::dispatch::Avx512Ifma, inp: &Input8, out: &mut Output8) {
     // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F, BW, IFMA.
     unsafe { recover8_avx512_body(inp, out) }
 }
 
-/// The body of [`recover8_avx512`], compiled with the AVX-512 features (also entered by the
-/// C-ABI wrapper the emulator runs, `super::abi`).
+/// The body of [`lift8_avx512`], compiled with the AVX-512 features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
-pub(crate) fn recover8_avx512_body(inp: &Input8, out: &mut Output8) {
+fn lift8_avx512_body(inp: &mut Input8) -> u8 {
+    lift8::<super::avx512::Avx512>(inp)
+}
+
+/// The body of [`recover8_avx512`], compiled with the AVX-512 features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
+fn recover8_avx512_body(inp: &Input8, out: &mut Output8) {
     recover8::<super::avx512::Avx512>(inp, out);
+}
+
+/// [`lift_recover8`] on AVX-512, compiled with the AVX-512 features: the C-ABI wrapper the
+/// emulator runs (`super::abi`) enters here.
+#[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
+pub(crate) fn lift_recover8_avx512_body(inp: &Input8, out: &mut Output8) {
+    lift_recover8::<super::avx512::Avx512>(inp, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lanes::portable::Portable;
+    use crate::secp256k1::group::{Affine, Jacobian};
+
+    type P = Portable;
+
+    /// Eight distinct points k·G, k = seed + 1, seed + 2, ….
+    fn points(seed: u64) -> [Affine; LANES] {
+        let mut acc = G.to_jacobian();
+        for _ in 0..seed {
+            acc = acc.add_ge(&G).0;
+        }
+        core::array::from_fn(|_| {
+            acc = acc.add_ge(&G).0;
+            acc.to_affine()
+        })
+    }
+
+    fn jac8(p: &[Jacobian; LANES]) -> Jac8<P> {
+        Jac8 {
+            x: Fe8::from_lanes(&p.map(|j| j.x)),
+            y: Fe8::from_lanes(&p.map(|j| j.y)),
+            z: Fe8::from_lanes(&p.map(|j| j.z)),
+        }
+    }
+
+    fn lanes_affine(j: &Jac8<P>) -> [Affine; LANES] {
+        let (x, y, z) = (j.x.to_lanes(), j.y.to_lanes(), j.z.to_lanes());
+        core::array::from_fn(|i| {
+            Jacobian {
+                x: x[i],
+                y: y[i],
+                z: z[i],
+                infinity: false,
+            }
+            .to_affine()
+        })
+    }
+
+    fn same(a: &Affine, b: &Affine) -> bool {
+        a.x.to_bytes() == b.x.to_bytes() && a.y.to_bytes() == b.y.to_bytes()
+    }
+
+    /// Every case of the complete addition, lane by lane against the scalar group law:
+    /// acc = q (doubling), acc = −q (to infinity), acc at infinity (takes q), a lane that
+    /// does not add, one at infinity that does not add, and ordinary lanes; both for q
+    /// affine in acc's frame and for a true affine q with the frame's `zinv`.
+    #[test]
+    fn complete_addition_in_every_lane() {
+        let p = points(3);
+        let mut q = points(40);
+        q[0] = p[0];
+        q[1] = p[1].neg();
+        // acc with z ≠ 1: each P doubled once.
+        let pj: [Jacobian; LANES] = p.map(|a| a.to_jacobian().double());
+        let twice: [Affine; LANES] = pj.map(|j| j.to_affine());
+        q[0] = twice[0];
+        q[1] = twice[1].neg();
+        let live = 0b1100_1111u8; // lanes 4 and 5 do not add
+        let inf_before = 0b0010_1000u8; // lanes 3 and 5 at infinity (5 does not add)
+        let k = FieldElement::from_u64x4([12345, 678, 9, 1]);
+        for zinv in [None, Some(k)] {
+            // With zinv, acc lives on the curve scaled by k: the same points there are
+            // (X, Y, Z/k).
+            let acc = match zinv {
+                None => jac8(&pj),
+                Some(k) => {
+                    let mut a = jac8(&pj);
+                    a.z = a.z.mul(&Fe8::splat(&k.inv()));
+                    a
+                }
+            };
+            let q8 = Aff8::<P> {
+                x: Fe8::from_lanes(&q.map(|a| a.x)),
+                y: Fe8::from_lanes(&q.map(|a| a.y)),
+            };
+            let zv = zinv.map(|k| Fe8::splat(&k));
+            let mut inf = inf_before;
+            let mut out = add_complete(acc, &q8, zv.as_ref(), live, &mut inf);
+            if let Some(k) = zinv {
+                out.z = out.z.mul(&Fe8::splat(&k));
+            }
+            let got = lanes_affine(&out);
+            assert_eq!(
+                inf, 0b0010_0010,
+                "lane 1 went to infinity, 3 came back, 5 stays"
+            );
+            for i in 0..LANES {
+                let want = match i {
+                    0 => Some(twice[0].to_jacobian().double().to_affine()),
+                    1 | 5 => None,
+                    3 => Some(q[3]),
+                    4 => Some(twice[4]),
+                    _ => Some(pj[i].add_ge(&q[i]).0.to_affine()),
+                };
+                if let Some(w) = want {
+                    assert!(same(&got[i], &w), "lane {i}, zinv {}", zinv.is_some());
+                }
+            }
+        }
+    }
 }
