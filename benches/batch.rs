@@ -2,6 +2,12 @@
 //! `recover_addresses` over 64 / 256 / 1024 signatures, against libsecp256k1 recovering the
 //! same signatures one by one, and asmcrypto's own one-at-a-time path, in one group per
 //! size. Reported per batch; divide by the batch size for the per-signature figure.
+//!
+//! Group `hostile`: what junk costs, 256 inputs per call on one thread — all valid, all
+//! refused at the parse (v = 5), all with r off the curve, one valid in eight (the rest
+//! spoiled in four ways) against its 32 valid ones alone, and all crafted keys at infinity
+//! (the inputs that used to leave the lockstep engine). `scripts/criterion_table.py` turns
+//! the estimates into the ratios of doc/benchmarks.md.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -97,5 +103,33 @@ fn bench_parallel(c: &mut Criterion) {
 #[cfg(not(feature = "parallel"))]
 fn bench_parallel(_: &mut Criterion) {}
 
-criterion_group!(benches, bench, bench_parallel);
+/// Junk against valid input, 256 per call, on one thread (a one-thread rayon pool where the
+/// `parallel` feature would otherwise spread the call).
+fn bench_hostile(c: &mut Criterion) {
+    let b = asmcrypto_testkit::hostile::junk_batches(256, 0x4057);
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let mut g = c.benchmark_group("hostile");
+    g.measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1));
+    for (name, set) in [
+        ("valid 256", &b.valid),
+        ("refused at parse 256", &b.refused),
+        ("r off the curve 256", &b.off_curve),
+        ("one valid in eight 256", &b.one_in_eight),
+        ("its valid part alone 32", &b.valid_part),
+        ("keys at infinity 256", &b.at_infinity),
+    ] {
+        g.bench_function(name, |bch| {
+            bch.iter(|| {
+                one_thread.install(|| black_box(asmcrypto::recover_addresses(black_box(set))))
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_parallel, bench_hostile);
 criterion_main!(benches);

@@ -2,8 +2,9 @@
 //!
 //! 1. Every input is parsed on the scalar side; the ones refused (v, r, s out of range) keep
 //!    their error and never reach the engine.
-//! 2. The rest are lifted eight at a time ([`Engine::lift`], R's square root); those whose r
-//!    is no x-coordinate keep [`Error::NotOnCurve`] and go no further.
+//! 2. The rest are lifted sixteen at a time ([`Engine::lift`], R's square root, two groups'
+//!    chains side by side); those whose r is no x-coordinate keep [`Error::NotOnCurve`] and
+//!    go no further.
 //! 3. The ones with an R are packed eight to a group and recovered ([`Engine::recover`]);
 //!    a remainder of [`PADDED_TAIL_MIN`] or more runs as one group with idle lanes, a
 //!    shorter one on the scalar core.
@@ -30,9 +31,9 @@ pub(crate) const PADDED_TAIL_MIN: usize = 2;
 
 /// The engine's two passes on one lane backend.
 pub(crate) trait Engine {
-    /// [`lift8`](crate::lanes::recover::lift8): R's y for the valid lanes, and the mask of
-    /// those that have one.
-    fn lift(&self, inp: &mut Input8) -> u8;
+    /// [`lift`](crate::lanes::recover::lift) of two groups side by side: R's y for the
+    /// valid lanes, and the mask of those that have one.
+    fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2];
     /// [`recover8`](crate::lanes::recover::recover8): the keys and their hashes.
     fn recover(&self, inp: &Input8, out: &mut Output8);
 }
@@ -42,8 +43,8 @@ pub(crate) trait Engine {
 pub(crate) struct PortableEngine;
 
 impl Engine for PortableEngine {
-    fn lift(&self, inp: &mut Input8) -> u8 {
-        crate::lanes::recover::lift8::<crate::lanes::portable::Portable>(inp)
+    fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
+        crate::lanes::recover::lift::<crate::lanes::portable::Portable, 2>(inps)
     }
     fn recover(&self, inp: &Input8, out: &mut Output8) {
         crate::lanes::recover::recover8::<crate::lanes::portable::Portable>(inp, out);
@@ -56,8 +57,8 @@ pub(crate) struct Avx512Engine(pub crate::dispatch::Avx512Ifma);
 
 #[cfg(target_arch = "x86_64")]
 impl Engine for Avx512Engine {
-    fn lift(&self, inp: &mut Input8) -> u8 {
-        crate::lanes::recover::lift8_avx512(self.0, inp)
+    fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
+        crate::lanes::recover::lift2_avx512(self.0, inps)
     }
     fn recover(&self, inp: &Input8, out: &mut Output8) {
         crate::lanes::recover::recover8_avx512(self.0, inp, out);
@@ -66,9 +67,8 @@ impl Engine for Avx512Engine {
 
 /// Lane `lane` of `inp` from a parse: x, parity, r, s and m (y comes from the lift).
 fn put(inp: &mut Input8, lane: usize, p: &Parsed) {
-    let xw = p.x.normalize().to_u64x4();
-    for k in 0..4 {
-        inp.x[k][lane] = xw[k];
+    for (k, xk) in p.x.normalize().to_u64x4().into_iter().enumerate() {
+        inp.x[k][lane] = xk;
         inp.r[k][lane] = p.r.0[k];
         inp.s[k][lane] = p.s.0[k];
         inp.m[k][lane] = p.msg.0[k];
@@ -99,17 +99,19 @@ pub(crate) fn recover_many(
         scalar_tail(inputs, &live, &mut results);
         return results;
     }
-    // 2. Lift, eight at a time; keep the lanes that have an R, with its y.
+    // 2. Lift, sixteen at a time (two groups' square roots side by side); keep the lanes
+    //    that have an R, with its y.
     let mut lifted: Vec<(usize, Parsed, [u64; 4])> = Vec::with_capacity(live.len());
-    for chunk in live.chunks(LANES) {
-        let mut inp = Input8::default();
-        for (lane, (_, p)) in chunk.iter().enumerate() {
-            put(&mut inp, lane, p);
+    for pair in live.chunks(2 * LANES) {
+        let mut inps = [Input8::default(); 2];
+        for (i, (_, p)) in pair.iter().enumerate() {
+            put(&mut inps[i / LANES], i % LANES, p);
         }
-        let on_curve = engine.lift(&mut inp);
-        for (lane, &(at, p)) in chunk.iter().enumerate() {
-            if on_curve >> lane & 1 == 1 {
-                lifted.push((at, p, core::array::from_fn(|k| inp.y[k][lane])));
+        let on_curve = engine.lift(&mut inps);
+        for (i, &(at, p)) in pair.iter().enumerate() {
+            let (g, lane) = (i / LANES, i % LANES);
+            if on_curve[g] >> lane & 1 == 1 {
+                lifted.push((at, p, core::array::from_fn(|k| inps[g].y[k][lane])));
             } else {
                 results[at] = Err(Error::NotOnCurve);
             }
@@ -141,8 +143,8 @@ fn recover_group(
     let mut inp = Input8::default();
     for (lane, (_, p, y)) in group.iter().enumerate() {
         put(&mut inp, lane, p);
-        for k in 0..4 {
-            inp.y[k][lane] = y[k];
+        for (row, yk) in inp.y.iter_mut().zip(y) {
+            row[lane] = *yk;
         }
     }
     let mut out = Output8::default();

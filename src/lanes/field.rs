@@ -377,16 +377,6 @@ impl<B: Backend> Fe8<B> {
         fold_product::<B>(t)
     }
 
-    /// `self^(2^k)`.
-    #[inline(always)]
-    pub fn sqr_n(&self, k: u32) -> Self {
-        let mut r = *self;
-        for _ in 0..k {
-            r = r.sqr();
-        }
-        r
-    }
-
     /// The canonical representative (below p) of every lane.
     #[inline(always)]
     pub fn normalize(&self) -> Self {
@@ -454,30 +444,6 @@ impl<B: Backend> Fe8<B> {
         Fe8(t)
     }
 
-    /// Square roots: r with r² = self in the lanes of the returned mask (where self is a
-    /// square); other lanes hold garbage. Same addition chain as the scalar
-    /// `FieldElement::sqrt`: 253 squarings and 13 multiplications.
-    #[inline(always)]
-    pub fn sqrt(&self) -> (Self, u8) {
-        let a = self;
-        let x2 = a.sqr().mul(a);
-        let x3 = x2.sqr().mul(a);
-        let x6 = x3.sqr_n(3).mul(&x3);
-        let x9 = x6.sqr_n(3).mul(&x3);
-        let x11 = x9.sqr_n(2).mul(&x2);
-        let x22 = x11.sqr_n(11).mul(&x11);
-        let x44 = x22.sqr_n(22).mul(&x22);
-        let x88 = x44.sqr_n(44).mul(&x44);
-        let x176 = x88.sqr_n(88).mul(&x88);
-        let x220 = x176.sqr_n(44).mul(&x44);
-        let x223 = x220.sqr_n(3).mul(&x3);
-        let t = x223.sqr_n(23).mul(&x22);
-        let t = t.sqr_n(6).mul(&x2);
-        let r = t.sqr_n(2);
-        let ok = r.sqr().eq(a);
-        (r, ok)
-    }
-
     /// Inverts all eight lanes with one scalar inversion: a product tree across the lanes
     /// (three multiplication layers, which also yield each lane's product of the other
     /// seven), one safegcd inversion of the total, and one layer of eight products.
@@ -510,6 +476,73 @@ impl<B: Backend> Fe8<B> {
             B::store(w[2])[0],
             B::store(w[3])[0],
         ]
+    }
+}
+
+/// `K` independent elements of eight lanes, multiplied side by side: `K` dependency
+/// chains in one instruction stream. A long chain of products such as the square root's
+/// (266 of them, each waiting for the last) is bound by the multiply's latency; two chains
+/// let the core overlap them.
+#[derive(Clone, Copy)]
+pub(crate) struct Chains<B: Backend, const K: usize>(pub [Fe8<B>; K]);
+
+impl<B: Backend, const K: usize> Chains<B, K> {
+    /// Every chain squared.
+    #[inline(always)]
+    fn sqr(&self) -> Self {
+        let mut r = self.0;
+        for x in r.iter_mut() {
+            *x = x.sqr();
+        }
+        Chains(r)
+    }
+
+    /// Every chain squared `n` times.
+    #[inline(always)]
+    fn sqr_n(&self, n: u32) -> Self {
+        let mut r = *self;
+        for _ in 0..n {
+            r = r.sqr();
+        }
+        r
+    }
+
+    /// Chain by chain products.
+    #[inline(always)]
+    fn mul(&self, other: &Self) -> Self {
+        let mut r = self.0;
+        for (x, y) in r.iter_mut().zip(&other.0) {
+            *x = x.mul(y);
+        }
+        Chains(r)
+    }
+
+    /// Square roots: in each chain, r with r² = the element in the lanes of the returned
+    /// mask (where it is a square); other lanes hold garbage. Same addition chain as the
+    /// scalar `FieldElement::sqrt`: 253 squarings and 13 multiplications.
+    #[inline(always)]
+    pub fn sqrt(&self) -> (Self, [u8; K]) {
+        let a = self;
+        let x2 = a.sqr().mul(a);
+        let x3 = x2.sqr().mul(a);
+        let x6 = x3.sqr_n(3).mul(&x3);
+        let x9 = x6.sqr_n(3).mul(&x3);
+        let x11 = x9.sqr_n(2).mul(&x2);
+        let x22 = x11.sqr_n(11).mul(&x11);
+        let x44 = x22.sqr_n(22).mul(&x22);
+        let x88 = x44.sqr_n(44).mul(&x44);
+        let x176 = x88.sqr_n(88).mul(&x88);
+        let x220 = x176.sqr_n(44).mul(&x44);
+        let x223 = x220.sqr_n(3).mul(&x3);
+        let t = x223.sqr_n(23).mul(&x22);
+        let t = t.sqr_n(6).mul(&x2);
+        let r = t.sqr_n(2);
+        let back = r.sqr();
+        let mut ok = [0u8; K];
+        for ((o, b), x) in ok.iter_mut().zip(&back.0).zip(&a.0) {
+            *o = b.eq(x);
+        }
+        (r, ok)
     }
 }
 
@@ -664,7 +697,19 @@ pub(crate) mod tests {
         let vals = edge_elements(2, 200);
         for a in chunks(&vals) {
             let fa = F::from_lanes(&a);
-            let (r, ok) = fa.sqrt();
+            // One chain, and two side by side (the second on other values).
+            let (r, ok) = Chains([fa]).sqrt();
+            let (r2, ok2) = Chains([fa.sqr(), fa]).sqrt();
+            assert_eq!(ok2[1], ok[0]);
+            assert_eq!(
+                r2.0[1].to_lanes().map(|f| canon(&f)),
+                r.0[0].to_lanes().map(|f| canon(&f))
+            );
+            assert_eq!(ok2[0], 0xFF, "squares have roots");
+            for (i, root) in r2.0[0].to_lanes().iter().enumerate() {
+                assert!(root.sqr().equals(&a[i].sqr()));
+            }
+            let (r, ok) = (r.0[0], ok[0]);
             let roots = r.to_lanes();
             for i in 0..LANES {
                 match a[i].sqrt() {

@@ -2,8 +2,9 @@
 //! s, m) to the public keys and their Keccak-256 hashes, in two passes so that the caller
 //! can drop the lanes that fail in between:
 //!
-//! - [`lift8`]: R = (x, √(x³ + 7)) with the requested parity; returns the lanes where x³ + 7
-//!   is a square (the others have no R: r is not an x-coordinate).
+//! - [`lift`]: R = (x, √(x³ + 7)) with the requested parity, for one or more groups side by
+//!   side; returns the lanes where x³ + 7 is a square (the others have no R: r is not an
+//!   x-coordinate).
 //! - [`recover8`], from R (every arrow eight lanes wide):
 //!   1. Invalid lanes (rejected by the caller) get a harmless dummy input.
 //!   2. r⁻¹ for all lanes by one product tree across the lanes and one safegcd inversion
@@ -26,7 +27,7 @@
 //! cost at most a few doublings more and never leave the engine; a key at infinity comes
 //! out as [`AT_INFINITY`].
 
-use super::field::{Fe8, Linear};
+use super::field::{Chains, Fe8, Linear};
 use super::keccak::keccak256_64_x8;
 use super::point::{Aff8, Jac8};
 use super::scalar::{R2, Sc8};
@@ -39,7 +40,7 @@ use crate::secp256k1::tables;
 /// Status of a lane: key and hash are valid.
 pub(crate) const OK: u64 = 0;
 /// Status of a lane: x³ + 7 has no square root (r is not an x-coordinate). Only
-/// [`lift_recover8`] reports it; [`lift8`] returns the mask.
+/// [`lift_recover8`] reports it; [`lift`] returns the mask.
 pub(crate) const NOT_ON_CURVE: u64 = 1;
 /// Status of a lane: its schedule could not be built (a GLV half or the joint recoding's
 /// remainder out of its bound, which the bounds in `secp256k1::glv` and
@@ -65,7 +66,7 @@ pub struct Input8 {
     pub x: [[u64; LANES]; 4],
     /// 1 where R's y must be odd.
     pub odd: [u64; LANES],
-    /// R's y-coordinate, canonical: written by [`lift8`], read by [`recover8`].
+    /// R's y-coordinate, canonical: written by [`lift`], read by [`recover8`].
     pub y: [[u64; LANES]; 4],
     /// r, in [1, n).
     pub r: [[u64; LANES]; 4],
@@ -216,11 +217,11 @@ const STEPS: [Step; STEP_COUNT] = {
         bit -= 1;
         out[i] = Step::Double;
         i += 1;
-        if bit % W_R as usize == 0 {
+        if bit.is_multiple_of(W_R as usize) {
             out[i] = Step::Joint(bit / W_R as usize);
             i += 1;
         }
-        if bit % W_G as usize == 0 {
+        if bit.is_multiple_of(W_G as usize) {
             out[i] = Step::G(0, bit / W_G as usize);
             out[i + 1] = Step::G(1, bit / W_G as usize);
             i += 2;
@@ -342,29 +343,38 @@ fn load4<B: Backend>(w: &[[u64; LANES]; 4]) -> [B::V; 4] {
     ]
 }
 
-/// Lifts the valid lanes' x to R: writes R's y (with the requested parity) to `inp.y` and
-/// returns the valid lanes where x³ + 7 is a square. The other lanes' y is meaningless.
+/// Lifts the valid lanes' x to R in each of `K` groups (their square roots as `K` chains
+/// side by side): writes R's y (with the requested parity) to `inp.y` and returns the valid
+/// lanes where x³ + 7 is a square. The other lanes' y is meaningless.
 #[inline(always)]
-pub(crate) fn lift8<B: Backend>(inp: &mut Input8) -> u8 {
-    let valid = inp.valid as u8;
-    let x = Fe8::select(
-        valid,
-        &Fe8::from_words(load4::<B>(&inp.x)),
-        &Fe8::<B>::splat(&G.x),
-    );
-    let want_odd = !B::eq(B::load(&inp.odd), B::splat(0));
-    let c = x.sqr().mul(&x).add(&Fe8::splat(&FieldElement::B));
-    let (y, on_curve) = c.sqrt();
-    let y = y.normalize();
-    let flip = y.is_odd() ^ want_odd;
-    let y = Fe8::select(flip, &y.neg(), &y).normalize();
-    for (row, w) in inp.y.iter_mut().zip(y.to_words()) {
-        *row = B::store(w);
+pub(crate) fn lift<B: Backend, const K: usize>(inps: &mut [Input8; K]) -> [u8; K] {
+    let mut xs = [Fe8::<B>::splat(&G.x); K];
+    let mut cs = xs;
+    for (k, inp) in inps.iter().enumerate() {
+        let x = Fe8::select(
+            inp.valid as u8,
+            &Fe8::from_words(load4::<B>(&inp.x)),
+            &Fe8::splat(&G.x),
+        );
+        xs[k] = x;
+        cs[k] = x.sqr().mul(&x).add(&Fe8::splat(&FieldElement::B));
     }
-    on_curve & valid
+    let (ys, on_curve) = Chains(cs).sqrt();
+    let mut out = [0u8; K];
+    for (k, inp) in inps.iter_mut().enumerate() {
+        let y = ys.0[k].normalize();
+        let want_odd = !B::eq(B::load(&inp.odd), B::splat(0));
+        let flip = y.is_odd() ^ want_odd;
+        let y = Fe8::select(flip, &y.neg(), &y).normalize();
+        for (row, w) in inp.y.iter_mut().zip(y.to_words()) {
+            *row = B::store(w);
+        }
+        out[k] = on_curve[k] & inp.valid as u8;
+    }
+    out
 }
 
-/// Recovers the eight lanes of `inp` (R given by x and y: the lanes [`lift8`] kept) into
+/// Recovers the eight lanes of `inp` (R given by x and y: the lanes [`lift`] kept) into
 /// `out`.
 #[inline(always)]
 pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
@@ -528,13 +538,14 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     }
 }
 
-/// Both passes on one group, for the tests and the emulator: [`lift8`], then [`recover8`]
+/// Both passes on one group, for the tests and the emulator: [`lift`], then [`recover8`]
 /// on the lanes it kept; the lanes it dropped are reported as [`NOT_ON_CURVE`].
 #[cfg(any(test, feature = "emu"))]
 #[inline(always)]
 pub(crate) fn lift_recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
-    let mut lifted = *inp;
-    let on_curve = lift8::<B>(&mut lifted);
+    let mut lifted = [*inp];
+    let [on_curve] = lift::<B, 1>(&mut lifted);
+    let [mut lifted] = lifted;
     let not_on_curve = inp.valid as u8 & !on_curve;
     lifted.valid = u64::from(on_curve);
     recover8::<B>(&lifted, out);
@@ -545,11 +556,11 @@ pub(crate) fn lift_recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     }
 }
 
-/// [`lift8`] on AVX-512, for a CPU that has it.
+/// [`lift`] of two groups on AVX-512, for a CPU that has it.
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn lift8_avx512(_cpu: crate::dispatch::Avx512Ifma, inp: &mut Input8) -> u8 {
+pub(crate) fn lift2_avx512(_cpu: crate::dispatch::Avx512Ifma, inps: &mut [Input8; 2]) -> [u8; 2] {
     // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F, BW, IFMA.
-    unsafe { lift8_avx512_body(inp) }
+    unsafe { lift2_avx512_body(inps) }
 }
 
 /// [`recover8`] on AVX-512, for a CPU that has it.
@@ -559,11 +570,11 @@ pub(crate) fn recover8_avx512(_cpu: crate::dispatch::Avx512Ifma, inp: &Input8, o
     unsafe { recover8_avx512_body(inp, out) }
 }
 
-/// The body of [`lift8_avx512`], compiled with the AVX-512 features.
+/// The body of [`lift2_avx512`], compiled with the AVX-512 features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
-fn lift8_avx512_body(inp: &mut Input8) -> u8 {
-    lift8::<super::avx512::Avx512>(inp)
+fn lift2_avx512_body(inps: &mut [Input8; 2]) -> [u8; 2] {
+    lift::<super::avx512::Avx512, 2>(inps)
 }
 
 /// The body of [`recover8_avx512`], compiled with the AVX-512 features.

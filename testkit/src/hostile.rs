@@ -358,12 +358,7 @@ impl Generator {
             Kind::HighX => self.high_x(),
             Kind::Crafted => self.crafted(),
             Kind::NotX => {
-                let r = loop {
-                    let r = self.rng.scalar();
-                    if !secp_is_x_coordinate(&r) {
-                        break r;
-                    }
-                };
+                let r = not_x(&mut self.rng);
                 let (hash, s) = (self.hash(), self.rng.scalar());
                 let parity = self.rng.byte() & 1;
                 let v = self.ev(parity);
@@ -556,9 +551,116 @@ pub fn at_infinity(rng: &mut SplitMix64) -> Signed {
     }
 }
 
+/// A random r in [1, n) that is not the x-coordinate of a curve point.
+pub fn not_x(rng: &mut SplitMix64) -> B32 {
+    loop {
+        let r = rng.scalar();
+        if !secp_is_x_coordinate(&r) {
+            return r;
+        }
+    }
+}
+
+/// The batches of the junk-cost benchmarks (`benches/batch.rs`, group `hostile`, and the
+/// `batch_sizes` tool), `n` inputs each (a multiple of 8), from `n` real signatures.
+pub struct JunkBatches {
+    /// The real signatures.
+    pub valid: Vec<Signed>,
+    /// The same with v = 5: every one refused by the parse.
+    pub refused: Vec<Signed>,
+    /// The same with r replaced by one that is no x-coordinate: refused after the lift.
+    pub off_curve: Vec<Signed>,
+    /// One real signature in eight (lanes 0, 8, 16, …); the others spoiled in turn: v = 5,
+    /// r off the curve, s = n, r = 0.
+    pub one_in_eight: Vec<Signed>,
+    /// The real signatures of `one_in_eight` alone (n / 8 of them).
+    pub valid_part: Vec<Signed>,
+    /// Crafted keys at infinity (R = kG, m = s·k): every lane's last addition meets
+    /// acc = −P, which the engine finishes itself.
+    pub at_infinity: Vec<Signed>,
+}
+
+/// [`JunkBatches`] of `n` inputs each, from seed `seed`.
+pub fn junk_batches(n: usize, seed: u64) -> JunkBatches {
+    assert!(n.is_multiple_of(8), "a multiple of eight");
+    let valid = crate::samples::signed(n, seed);
+    let mut rng = SplitMix64(seed ^ 0x6a75_6e6b);
+    let refused = valid
+        .iter()
+        .map(|&(h, mut sig)| {
+            sig[64] = 5;
+            (h, sig)
+        })
+        .collect();
+    let off = |rng: &mut SplitMix64, (h, mut sig): Signed| {
+        sig[..32].copy_from_slice(&not_x(rng));
+        (h, sig)
+    };
+    let off_curve = valid.iter().map(|&v| off(&mut rng, v)).collect();
+    let one_in_eight = valid
+        .iter()
+        .enumerate()
+        .map(|(i, &(h, sig))| match i % 8 {
+            0 => (h, sig),
+            k => match k % 4 {
+                1 => {
+                    let mut sig = sig;
+                    sig[64] = 5;
+                    (h, sig)
+                }
+                2 => off(&mut rng, (h, sig)),
+                3 => {
+                    let mut sig = sig;
+                    sig[32..64].copy_from_slice(&N);
+                    (h, sig)
+                }
+                _ => {
+                    let mut sig = sig;
+                    sig[..32].fill(0);
+                    (h, sig)
+                }
+            },
+        })
+        .collect();
+    let valid_part = valid.iter().step_by(8).copied().collect();
+    let at_infinity = (0..n).map(|_| at_infinity(&mut rng)).collect();
+    JunkBatches {
+        valid,
+        refused,
+        off_curve,
+        one_in_eight,
+        valid_part,
+        at_infinity,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each junk batch fails the way its docs say, through the public entry point.
+    #[test]
+    fn junk_batches_are_what_they_say() {
+        let b = junk_batches(64, 3);
+        let all = |v: &[Signed], want: Result<(), Error>| {
+            for (h, sig) in v {
+                assert_eq!(asmcrypto::recover_address(h, sig).map(|_| ()), want);
+            }
+        };
+        all(&b.valid, Ok(()));
+        all(&b.valid_part, Ok(()));
+        all(&b.refused, Err(Error::InvalidRecoveryId(5)));
+        all(&b.off_curve, Err(Error::NotOnCurve));
+        all(&b.at_infinity, Err(Error::PointAtInfinity));
+        for (i, (h, sig)) in b.one_in_eight.iter().enumerate() {
+            assert_eq!(
+                asmcrypto::recover_address(h, sig).is_ok(),
+                i % 8 == 0,
+                "{i}"
+            );
+        }
+        assert_eq!(b.valid_part.len(), 8);
+    }
 
     /// Every kind occurs, and the cases' expected results agree with the strict model.
     #[test]

@@ -1,9 +1,11 @@
 //! Batch throughput by batch size, measured robustly on a noisy machine: each round times
 //! `recover_addresses` and libsecp256k1 (one signature at a time) on the same signatures
 //! back to back, and the table keeps the best round of each, so slow phases of the
-//! machine hit both sides alike. Also `keccak256_batch` against tiny-keccak on 8 × 64 B,
+//! machine hit both sides alike. Then what junk costs (256 inputs refused at the parse,
+//! with r off the curve, one valid in eight, crafted keys at infinity, each against valid
+//! input timed in the same rounds), `keccak256_batch` against tiny-keccak on 8 × 64 B,
 //! and, with `--features parallel`, 4,096 signatures on a pool of one thread and of all
-//! cores.
+//! cores. Every row but the last runs on one thread.
 //!
 //! Usage: `cargo run --release -p asmcrypto-tools --bin batch_sizes [--features parallel]`.
 //! Set `ASMCRYPTO_BACKEND=scalar` to measure the non-AVX-512 paths on an AVX-512 machine.
@@ -30,13 +32,14 @@ fn main() {
     }
     println!("4096 seeded signatures: recover_addresses agrees with libsecp256k1");
     println!();
+    println!("one thread; µs per signature, best of interleaved rounds");
     println!(
         "{:>6} {:>22} {:>16} {:>8}",
         "batch", "recover_addresses µs", "libsecp256k1 µs", "ratio"
     );
-    for n in [8usize, 16, 64, 128, 256, 1024] {
+    for n in [1usize, 2, 3, 4, 5, 6, 7, 8, 16, 64, 128, 256, 1024] {
         let set = &all[..n];
-        let rounds = (8192 / n).clamp(6, 200);
+        let rounds = (8192 / n).clamp(6, 400);
         let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
         for _ in 0..rounds {
             a = a.min(once(n, || {
@@ -50,6 +53,38 @@ fn main() {
         }
         println!("{n:>6} {a:>22.2} {b:>16.2} {:>7.3}x", a / b);
     }
+
+    // Junk: each batch timed in the same rounds as the valid one.
+    let junk = asmcrypto_testkit::hostile::junk_batches(256, 0x4057);
+    let sets = [
+        ("valid", &junk.valid),
+        ("refused at parse", &junk.refused),
+        ("r off the curve", &junk.off_curve),
+        ("one valid in eight", &junk.one_in_eight),
+        ("its valid part alone", &junk.valid_part),
+        ("keys at infinity", &junk.at_infinity),
+    ];
+    let mut best = [f64::INFINITY; 6];
+    for _ in 0..60 {
+        for (b, (_, set)) in best.iter_mut().zip(&sets) {
+            // µs per call.
+            *b = b.min(once(1, || {
+                black_box(asmcrypto::recover_addresses(black_box(set)));
+            }));
+        }
+    }
+    println!();
+    println!("junk, one thread, µs per call (best of 60 interleaved rounds):");
+    for ((name, set), b) in sets.iter().zip(&best) {
+        println!("  {name:<22} {:>5} inputs {b:>10.1} µs", set.len());
+    }
+    println!(
+        "  refused at parse / valid {:.4}x; r off the curve / valid {:.3}x; one valid in eight / its valid part {:.3}x; keys at infinity / valid {:.3}x",
+        best[1] / best[0],
+        best[2] / best[0],
+        best[3] / best[4],
+        best[5] / best[0]
+    );
 
     // keccak256_batch, 8 × 64 B, against eight tiny-keccak calls.
     let msgs: Vec<[u8; 64]> = (0..8u8).map(|i| [i.wrapping_mul(37); 64]).collect();
