@@ -51,6 +51,7 @@ pub(crate) fn cpu() -> Cpu {
 
 /// BMI2 and ADX, for the field multiply's per-call check: one relaxed load and a bit test
 /// (what [`cpu`] gives, without building the whole record on every multiplication).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn has_bmi2_adx() -> bool {
     let bits = FEATURES.load(Ordering::Relaxed);
@@ -62,6 +63,7 @@ pub(crate) fn has_bmi2_adx() -> bool {
 
 #[cold]
 fn detect() -> u8 {
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))] // no features to add
     let mut bits = DETECTED;
     #[cfg(target_arch = "x86_64")]
     {
@@ -85,12 +87,15 @@ fn detect() -> u8 {
 }
 
 /// Proof that the CPU has AVX-512 F, BW and IFMA, for the safe entries of the code
-/// compiled with those features. Only [`avx512`] makes one, after detecting them.
+/// compiled with those features. Only [`avx512`] makes one, after detecting them. x86-64
+/// only, like the engine.
+#[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512Ifma(());
 
 /// The AVX-512 engine's token, if this CPU has the features (and the engine is not
 /// turned off by `ASMCRYPTO_BACKEND=scalar`).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn avx512() -> Option<Avx512Ifma> {
     cpu().avx512_ifma.then_some(Avx512Ifma(()))
@@ -99,16 +104,10 @@ pub(crate) fn avx512() -> Option<Avx512Ifma> {
 /// The AVX-512 token where the CPU itself has F, BW and IFMA, whatever
 /// `ASMCRYPTO_BACKEND` says: for the tests and tools that run the engine natively next to
 /// the other paths (never for the crate's own dispatch).
+#[cfg(target_arch = "x86_64")]
 pub(crate) fn avx512_native() -> Option<Avx512Ifma> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::is_x86_feature_detected as has;
-        (has!("avx512f") && has!("avx512bw") && has!("avx512ifma")).then_some(Avx512Ifma(()))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        None
-    }
+    use std::arch::is_x86_feature_detected as has;
+    (has!("avx512f") && has!("avx512bw") && has!("avx512ifma")).then_some(Avx512Ifma(()))
 }
 
 /// The name of the path the batch functions take on this CPU: `"avx512-ifma"` or

@@ -387,6 +387,8 @@ mod tests {
         check_engine(crate::lanes::recover::lift_recover8::<Portable>, 4, 200);
     }
 
+    /// The AVX-512 core run natively (x86-64 only: the engine exists nowhere else).
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx512_engine_native_matches_scalar_core() {
         let Some(cpu) = crate::dispatch::avx512_native() else {

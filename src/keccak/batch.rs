@@ -15,7 +15,9 @@
 // Only the x86-64 paths use the multi-lane code outside the tests.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
-use super::sponge::{Permute, RATE, States, all_64, load_le, sponge};
+#[cfg(target_arch = "x86_64")]
+use super::sponge::RATE;
+use super::sponge::{Permute, States, all_64, load_le, sponge};
 use crate::lanes::Backend;
 
 /// The 8-lane engine's permutation on backend `B`.

@@ -18,7 +18,7 @@ mod x4;
 pub use batch::keccak256_batch;
 #[cfg_attr(not(feature = "alloy"), allow(unused_imports))]
 pub(crate) use batch::keccak256_many;
-#[cfg(test)]
+#[cfg(all(test, target_arch = "x86_64"))] // the x86-64 paths' tests
 pub(crate) use permutation::keccak_f1600;
 pub(crate) use scalar::keccak256_64;
 pub use scalar::{Keccak256, keccak256};

@@ -91,7 +91,7 @@ pub struct Output8 {
     pub status: [u64; LANES],
 }
 
-#[cfg(any(test, feature = "emu"))]
+#[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
 impl Input8 {
     /// The record as little-endian bytes in `repr(C)` order (for the emulator, which takes
     /// buffers as bytes).
@@ -108,7 +108,7 @@ impl Input8 {
     }
 }
 
-#[cfg(any(test, feature = "emu"))]
+#[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
 impl Output8 {
     /// Size of the record in bytes.
     pub const BYTES: usize = (8 + 4 + 1) * LANES * 8;
