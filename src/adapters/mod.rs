@@ -7,7 +7,7 @@
 //! | `alloy` | `alloy-consensus` 2.x | `recover_signer()` / `recover_signer_unchecked()` of every signed transaction, and the `alloy_consensus::crypto::secp256k1` functions | [`install_alloy_provider`] |
 //! | `alloy` | `alloy-consensus` 2.x | whole blocks: the senders of many transactions, the authorities of many EIP-7702 authorizations, at batch speed; any chain's envelope through the [`BatchRecoverable`] trait | — (call [`recover_signers`], [`recover_authorities`]) |
 //! | `op` | `op-alloy-consensus` 2.x | OP-stack transactions (`OpTxEnvelope`, `OpPooledTransaction`) in those batch calls; deposits give their `from` without recovery | — (call [`recover_signers`]) |
-//! | `reth` | `reth-primitives-traits` 0.8 | reth's `SealedBlock::try_recover[_unchecked]`: one block, or many blocks in one batch | — (call [`reth::recover_block`], [`reth::recover_blocks`]) |
+//! | `reth` | `reth-primitives-traits` 0.8 | reth's `SealedBlock::try_recover[_unchecked]`: one block, or many blocks in one batch | — (call `reth::recover_block`, `reth::recover_blocks`) |
 //! | `revm` | `revm-precompile` 43.x | the `ecrecover` precompile (address `0x01`) | [`install_revm_crypto`] |
 //!
 //! Both hosts keep the installed backend in a process-wide, set-once slot: install at

@@ -52,7 +52,7 @@ pub type BlockResult<B> = Result<RecoveredBlock<B>, BlockRecoveryError<SealedBlo
 /// sender does not recover, the same error, which hands the block back.
 ///
 /// The block's transactions go through one batch of
-/// [`recover_signers`](super::alloy::recover_signers).
+/// [`recover_signers`].
 ///
 /// # Errors
 /// [`BlockRecoveryError`] holding `block`, unchanged, if the sender of any of its
