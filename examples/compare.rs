@@ -5,11 +5,15 @@
 //!    alloy, recover every sender with asmcrypto's `recover_signers` and
 //!    `recover_signers_unchecked`, check each against the published sender and against
 //!    alloy's own per-transaction recovery (libsecp256k1, as reth builds alloy, and k256,
-//!    alloy's default backend), then time the blocks: transactions per second and the
-//!    ratio, one thread and all threads.
+//!    alloy's default backend), then time them: all the blocks, then the 121-transaction
+//!    BSC block on its own, each block in one call: transactions per second and the ratio.
 //! 2. **Signatures.** The 147 bundled signing tuples (hash, r, s, recid) through
 //!    `recover_address` and `recover_addresses` against libsecp256k1 and k256: µs per
 //!    recovery and the ratios.
+//!
+//! Every row states its threads: one-thread rows are divided by libsecp256k1 on one thread,
+//! rows on the pool (a rayon pool of one thread per CPU) by libsecp256k1 spread over the
+//! same pool (`par_iter`).
 //!
 //! Run with `cargo run --release --features alloy,parallel --example compare`.
 
@@ -33,10 +37,68 @@ fn time(samples: &[Sample], rounds: usize, f: impl Fn(&Sample) -> Option<[u8; 20
     best
 }
 
+/// A one-thread rayon pool and one of a thread per CPU.
+struct Pools {
+    one: rayon::ThreadPool,
+    all: rayon::ThreadPool,
+    threads: usize,
+}
+
 fn main() {
-    blocks();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let pool = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap_or_else(|e| fail(format!("rayon pool: {e}")))
+    };
+    let pools = Pools {
+        one: pool(1),
+        all: pool(threads),
+        threads,
+    };
+    blocks(&pools);
     println!();
-    signatures();
+    signatures(&pools);
+}
+
+/// A way to time: its name, its threads (1, or the pool's), the index of the row it is
+/// divided by, and one timed run (seconds).
+struct Way<'a> {
+    name: String,
+    threads: usize,
+    reference: usize,
+    run: Box<dyn Fn() -> f64 + 'a>,
+}
+
+/// Best time of every way over `rounds` rounds, each round running every way once
+/// (interleaved, so that machine noise hits them alike).
+fn interleaved(ways: &[Way], rounds: usize) -> Vec<f64> {
+    let mut t = vec![f64::INFINITY; ways.len()];
+    for _ in 0..rounds {
+        for (ti, w) in t.iter_mut().zip(ways) {
+            *ti = ti.min((w.run)());
+        }
+    }
+    t
+}
+
+/// The table of `ways` by their best times `t`, with `per(ti)` as the figure column
+/// (`decimals` after the point).
+fn table(ways: &[Way], t: &[f64], unit: &str, decimals: usize, per: impl Fn(f64) -> f64) {
+    println!(
+        "{:<50} {:>7} {:>14} {:>17}",
+        "way", "threads", unit, "vs libsecp256k1"
+    );
+    for (w, &ti) in ways.iter().zip(t) {
+        println!(
+            "{:<50} {:>7} {:>14.decimals$} {:>16.3}x",
+            w.name,
+            w.threads,
+            per(ti),
+            ti / t[w.reference]
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -44,6 +106,7 @@ fn main() {
 // ---------------------------------------------------------------------------------------
 
 use alloy_consensus::TxEnvelope;
+use alloy_consensus::crypto::RecoveryError;
 use asmcrypto::adapters::alloy::{recover_signers, recover_signers_unchecked};
 use asmcrypto_testkit::alloy as support;
 use rayon::prelude::*;
@@ -105,7 +168,7 @@ fn best(rounds: usize, mut f: impl FnMut()) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-fn blocks() {
+fn blocks(pools: &Pools) {
     check_transactions(&samples::all_real_txs());
 
     // The blocks: 40 from ethereum/tests and the BSC block, 433 transactions, all valid.
@@ -121,55 +184,12 @@ fn blocks() {
         .collect();
     blocks.retain(|b| !b.is_empty());
     let txs: Vec<TxEnvelope> = blocks.iter().flatten().cloned().collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let pool = |n: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .unwrap_or_else(|e| fail(format!("rayon pool: {e}")))
-    };
-    let (one, all) = (pool(1), pool(threads));
-    let libsecp = |t: &TxEnvelope| support::alloy_signer(t, true).ok();
-    let k256 = |t: &TxEnvelope| support::k256_signer(t, true);
-    let batch = |b: &[TxEnvelope]| black_box(recover_signers(black_box(b)));
+    let bsc: &[TxEnvelope] = blocks.last().expect("the BSC block");
+    assert_eq!(bsc.len(), 121, "the BSC block comes last");
 
-    // Interleaved: every round runs every way once, so machine noise hits them alike.
-    let names = [
-        "asmcrypto recover_signers, block by block",
-        "asmcrypto recover_signers, all in one call",
-        "per transaction, libsecp256k1 (reth's build)",
-        "per transaction, k256 (alloy's default)",
-        "asmcrypto recover_signers, all in one call",
-        "per transaction, libsecp256k1, par_iter",
-        "per transaction, k256, par_iter",
-    ];
-    let mut t = [f64::INFINITY; 7];
-    for _ in 0..15 {
-        let r = [
-            one.install(|| best(2, || blocks.iter().for_each(|b| drop(batch(b))))),
-            one.install(|| best(2, || drop(batch(&txs)))),
-            best(2, || {
-                drop(black_box(txs.iter().map(libsecp).collect::<Vec<_>>()))
-            }),
-            best(2, || {
-                drop(black_box(txs.iter().map(k256).collect::<Vec<_>>()))
-            }),
-            all.install(|| best(2, || drop(batch(&txs)))),
-            all.install(|| {
-                best(2, || {
-                    drop(black_box(txs.par_iter().map(libsecp).collect::<Vec<_>>()))
-                })
-            }),
-            all.install(|| {
-                best(2, || {
-                    drop(black_box(txs.par_iter().map(k256).collect::<Vec<_>>()))
-                })
-            }),
-        ];
-        for (ti, ri) in t.iter_mut().zip(r) {
-            *ti = ti.min(ri);
-        }
-    }
+    let block_refs: Vec<&[TxEnvelope]> = blocks.iter().map(Vec::as_slice).collect();
+    let all_blocks = block_ways("block by block", &block_refs, Some(&txs), pools);
+    let t = interleaved(&all_blocks, 15);
     println!();
     println!(
         "{} blocks, {} transactions, recovered with the EIP-2 check (asmcrypto backend: {})",
@@ -177,34 +197,122 @@ fn blocks() {
         txs.len(),
         asmcrypto::backend()
     );
+    table(&all_blocks, &t, "tx/s", 0, |ti| txs.len() as f64 / ti);
+
+    let bsc_list = [bsc];
+    let bsc_ways = block_ways("the block in one call", &bsc_list, None, pools);
+    let t = interleaved(&bsc_ways, 40);
+    println!();
     println!(
-        "{:<46} {:>7} {:>10} {:>22}",
-        "way", "threads", "tx/s", "time vs libsecp256k1"
+        "BNB Smart Chain block 19,410,658 alone: {} transactions",
+        bsc.len()
     );
-    for (i, (name, ti)) in names.iter().zip(t).enumerate() {
-        let (n, reference) = if i < 4 { (1, t[2]) } else { (threads, t[5]) };
-        println!(
-            "{:<46} {:>7} {:>10.0} {:>21.3}x",
-            name,
-            n,
-            txs.len() as f64 / ti,
-            ti / reference
+    table(&bsc_ways, &t, "tx/s", 0, |ti| bsc.len() as f64 / ti);
+    println!(
+        "(best of 30 and 80 passes each, interleaved. \"threads\" is the size of the rayon pool \
+         the way ran in,\n asmcrypto splits one call over the pool only when it holds two \
+         chunks (2 × 64 signatures with AVX-512, 2 × 192\n without), so shorter calls run on \
+         one thread of it. Ratios are against libsecp256k1 per transaction on the\n same \
+         threads.)"
+    );
+}
+
+/// asmcrypto's batch call on one block, with the EIP-2 check.
+fn batch(b: &[TxEnvelope]) -> Vec<Result<alloy_primitives::Address, RecoveryError>> {
+    black_box(recover_signers(black_box(b)))
+}
+
+/// The ways of recovering `blocks` with the EIP-2 check, on one thread and then on the pool:
+/// asmcrypto with each block in one call, then (given `all_in_one`, the blocks' transactions
+/// together) with all of them in one call, then per transaction with libsecp256k1 (the
+/// reference of the rows on the same threads) and with k256.
+fn block_ways<'a>(
+    list: &str,
+    blocks: &'a [&'a [TxEnvelope]],
+    all_in_one: Option<&'a [TxEnvelope]>,
+    pools: &'a Pools,
+) -> Vec<Way<'a>> {
+    let flat: Vec<&'a TxEnvelope> = blocks.iter().copied().flatten().collect();
+    let mut ways = Vec::new();
+    for (pool, threads) in [(&pools.one, 1), (&pools.all, pools.threads)] {
+        let flat = flat.clone();
+        let reference = ways.len() + 1 + usize::from(all_in_one.is_some());
+        let mut way = |name: String, run: Box<dyn Fn() -> f64 + 'a>| {
+            ways.push(Way {
+                name,
+                threads,
+                reference,
+                run,
+            })
+        };
+        way(
+            format!("asmcrypto recover_signers, {list}"),
+            Box::new(move || {
+                pool.install(|| {
+                    best(2, || {
+                        for b in blocks {
+                            drop(batch(b));
+                        }
+                    })
+                })
+            }),
         );
+        if let Some(txs) = all_in_one {
+            way(
+                "asmcrypto recover_signers, all in one call".into(),
+                Box::new(move || pool.install(|| best(2, || drop(batch(txs))))),
+            );
+        }
+        for (name, pool_name, k256) in [
+            (
+                "per transaction, libsecp256k1 (reth's build)",
+                "per transaction, libsecp256k1, par_iter",
+                false,
+            ),
+            (
+                "per transaction, k256 (alloy's default)",
+                "per transaction, k256, par_iter",
+                true,
+            ),
+        ] {
+            let flat = flat.clone();
+            let f = move |t: &&TxEnvelope| {
+                if k256 {
+                    support::k256_signer(t, true)
+                } else {
+                    support::alloy_signer(t, true).ok()
+                }
+            };
+            let name = if threads == 1 { name } else { pool_name };
+            way(
+                name.into(),
+                Box::new(move || {
+                    if threads == 1 {
+                        best(2, || {
+                            drop(black_box(flat.iter().map(f).collect::<Vec<_>>()))
+                        })
+                    } else {
+                        pool.install(|| {
+                            best(2, || {
+                                drop(black_box(flat.par_iter().map(f).collect::<Vec<_>>()));
+                            })
+                        })
+                    }
+                }),
+            );
+        }
     }
-    println!(
-        "(best of 30 passes each, interleaved; the ratio is against the per-transaction way \
-         with libsecp256k1 on the same number of threads)"
-    );
+    ways
 }
 
 // ---------------------------------------------------------------------------------------
 // 2. Signatures, one at a time and as one batch.
 // ---------------------------------------------------------------------------------------
 
-fn signatures() {
+fn signatures<'a>(pools: &'a Pools) {
     let published = tx_senders();
     let samples: Vec<Sample> = published.iter().map(|t| t.signed()).collect();
-    let ours = |s: &Sample| asmcrypto::recover_address(&s.0, &s.1).ok();
+    let ours: fn(&Sample) -> Option<[u8; 20]> = |s| asmcrypto::recover_address(&s.0, &s.1).ok();
     let mut agree = 0;
     for (i, (s, p)) in samples.iter().zip(&published).enumerate() {
         let a = ours(s);
@@ -237,37 +345,85 @@ fn signatures() {
         }
     }
 
-    // Interleave the libraries round by round so that machine noise hits them alike.
-    let rounds = 20;
-    let mut t = [f64::INFINITY; 4];
-    for _ in 0..rounds {
-        t[0] = t[0].min(time(&samples, 3, ours));
-        t[2] = t[2].min(time(&samples, 3, libsecp256k1));
-        t[3] = t[3].min(time(&samples, 3, k256));
-        for _ in 0..3 {
-            let start = Instant::now();
-            black_box(asmcrypto::recover_addresses(black_box(inputs)));
-            t[1] = t[1].min(start.elapsed().as_secs_f64() * 1e6 / inputs.len() as f64);
+    // Interleaved, as the blocks: one-thread ways divided by libsecp256k1 on one thread
+    // (row 2), pool ways by libsecp256k1 over the same pool (row 5).
+    let n = pools.threads;
+    let one_by_one = |f: fn(&Sample) -> Option<[u8; 20]>| move || time(inputs, 3, f);
+    let on_pool = |f: fn(&Sample) -> Option<[u8; 20]>| {
+        move || {
+            pools.all.install(|| {
+                best(3, || {
+                    drop(black_box(inputs.par_iter().map(f).collect::<Vec<_>>()));
+                })
+            }) * 1e6
+                / inputs.len() as f64
         }
-    }
+    };
+    let batch_on = |pool: &'a rayon::ThreadPool| {
+        move || {
+            pool.install(|| {
+                best(3, || {
+                    drop(black_box(asmcrypto::recover_addresses(black_box(inputs))))
+                })
+            }) * 1e6
+                / inputs.len() as f64
+        }
+    };
     let batch = format!("asmcrypto recover_addresses ({})", asmcrypto::backend());
-    println!(
-        "{:<42} {:>14} {:>17}",
-        "library", "µs / recovery", "vs libsecp256k1"
-    );
-    let names = [
-        "asmcrypto recover_address",
-        batch.as_str(),
-        "libsecp256k1",
-        "k256",
+    let ways = vec![
+        Way {
+            name: "asmcrypto recover_address".into(),
+            threads: 1,
+            reference: 2,
+            run: Box::new(one_by_one(ours)),
+        },
+        Way {
+            name: batch.clone(),
+            threads: 1,
+            reference: 2,
+            run: Box::new(batch_on(&pools.one)),
+        },
+        Way {
+            name: "libsecp256k1".into(),
+            threads: 1,
+            reference: 2,
+            run: Box::new(one_by_one(libsecp256k1)),
+        },
+        Way {
+            name: "k256".into(),
+            threads: 1,
+            reference: 2,
+            run: Box::new(one_by_one(k256)),
+        },
+        Way {
+            name: batch,
+            threads: n,
+            reference: 5,
+            run: Box::new(batch_on(&pools.all)),
+        },
+        Way {
+            name: "libsecp256k1, par_iter".into(),
+            threads: n,
+            reference: 5,
+            run: Box::new(on_pool(libsecp256k1)),
+        },
     ];
-    for (name, ti) in names.iter().zip(t) {
-        println!("{:<42} {:>14.2} {:>16.3}x", name, ti, ti / t[2]);
-    }
+    let rounds = 20;
+    let t = interleaved(&ways, rounds);
+    table(&ways, &t, "µs / recovery", 2, |ti| ti);
     println!();
     println!(
-        "(best of {} passes over {} signatures; recovery to an address, Keccak included)",
+        "(best of {} passes over {} signatures; recovery to an address, Keccak included. \
+         recover_addresses\n splits an input over the pool only when it holds two chunks \
+         (2 × 64 signatures with AVX-512,\n 2 × 192 without): the {} here {} the pool's \
+         threads.)",
         rounds * 3,
-        samples.len()
+        samples.len(),
+        samples.len(),
+        if samples.len() >= 2 * 64 && asmcrypto::backend() == "avx512-ifma" {
+            "use"
+        } else {
+            "stay on one of"
+        }
     );
 }

@@ -4,9 +4,9 @@
 //! Keccak-256 of the key, as every Ethereum node does for every transaction and as the
 //! EVM's `ecrecover` precompile (address `0x01`) does inside contracts.
 //!
-//! By default the crate has no dependencies (the optional features `parallel`, `alloy` and
-//! `revm` bring rayon and the host crates of [`adapters`]), and no `unsafe` outside CPU
-//! intrinsics and the BMI2/ADX field multiply.
+//! By default the crate has no dependencies (the optional features `parallel`, `alloy`, `op`,
+//! `reth` and `revm` bring rayon and the host crates of [`adapters`]), and no `unsafe`
+//! outside CPU intrinsics and the BMI2/ADX field multiply.
 //!
 //! ```
 //! // A transaction signature (r ‖ s ‖ v) over its signing hash.

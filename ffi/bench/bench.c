@@ -4,13 +4,21 @@
  * and, with -DVENDORED_PREFIX=rustsecp256k1_v0_NN_, the libsecp256k1 that the Rust
  * secp256k1 crate vendors (secp256k1-sys builds it with prefixed symbols).
  *
- * Usage: bench [ROUNDS]
+ * Usage: bench [ROUNDS] [THREADS]
  *
  * 256 signatures made by libsecp256k1 from seeded keys and messages. Every library first
  * recovers all of them, and the addresses must agree. Then each round times one pass of
  * every contestant over the 256 signatures, in an order that rotates from round to round,
  * so that noise hits every contestant alike; the best round of each is kept. Ratios are
- * taken between figures of this same run.
+ * taken between figures of this same run, and only between rows on the same number of
+ * threads.
+ *
+ * THREADS (default 1) is the size of the thread pool: the bench sets RAYON_NUM_THREADS to
+ * it before the first call, so asmcrypto_recover_addresses spreads the batch over that many
+ * threads (it splits an input only when it holds two chunks: 2 x 64 signatures with
+ * AVX-512, 2 x 192 without). With THREADS = 1 every row runs on one thread. With more, the
+ * rows are the batch and libsecp256k1 spread over the same number of threads (persistent
+ * pthread workers, each taking an equal share of the 256); run.sh runs both.
  *
  * The libsecp256k1 contestants do what an Ethereum node does with it to get an address:
  * secp256k1_ecdsa_recoverable_signature_parse_compact + secp256k1_ecdsa_recover +
@@ -21,6 +29,7 @@
 
 #include "asmcrypto.h"
 
+#include <pthread.h>
 #include <secp256k1.h>
 #include <secp256k1_recovery.h>
 #include <stdint.h>
@@ -123,9 +132,11 @@ static void keccak_only(void) {
     }
 }
 
+/* A libsecp256k1 pass over signatures lo..hi-1; returns its checksum for the sink. */
 #define LIBSECP_PASS(name, ctx, PARSE, RECOVER, SERIALIZE, HASH)                             \
-    static void name(void) {                                                                 \
-        for (int i = 0; i < N; i++) {                                                        \
+    static unsigned name##_range(int lo, int hi) {                                           \
+        unsigned acc = 0;                                                                    \
+        for (int i = lo; i < hi; i++) {                                                      \
             secp256k1_ecdsa_recoverable_signature rs;                                        \
             secp256k1_pubkey pk;                                                             \
             unsigned char pub[65], h[32];                                                    \
@@ -138,9 +149,11 @@ static void keccak_only(void) {
                     memcpy(addrs[i], h + 12, 20);                                            \
                 }                                                                            \
             }                                                                                \
-            sink += (unsigned)ok + pub[64];                                                  \
+            acc += (unsigned)ok + pub[64];                                                   \
         }                                                                                    \
-    }
+        return acc;                                                                          \
+    }                                                                                        \
+    static void name(void) { sink += name##_range(0, N); }
 
 LIBSECP_PASS(system_address, sctx, secp256k1_ecdsa_recoverable_signature_parse_compact,
              secp256k1_ecdsa_recover, secp256k1_ec_pubkey_serialize, 1)
@@ -153,27 +166,96 @@ LIBSECP_PASS(vendored_pubkey, vctx, V(ecdsa_recoverable_signature_parse_compact)
              V(ecdsa_recover), V(ec_pubkey_serialize), 0)
 #endif
 
+/* ---- libsecp256k1 over a pool of persistent pthread workers -------------------------- */
+
+static int nthreads = 1;
+static pthread_barrier_t go, done;
+static unsigned (*pool_job)(int lo, int hi);
+static unsigned pool_acc[64];
+static int pool_quit;
+
+/* Worker k's equal share of the N signatures. */
+static void pool_share(int k) {
+    pool_acc[k] = pool_job(N * k / nthreads, N * (k + 1) / nthreads);
+}
+
+static void *pool_worker(void *arg) {
+    int k = (int)(intptr_t)arg;
+    for (;;) {
+        pthread_barrier_wait(&go);
+        if (pool_quit) return NULL;
+        pool_share(k);
+        pthread_barrier_wait(&done);
+    }
+}
+
+/* One pass of f over the N signatures, split over the calling thread and nthreads - 1
+   workers. */
+static void pool_run(unsigned (*f)(int, int)) {
+    pool_job = f;
+    pthread_barrier_wait(&go);
+    pool_share(0);
+    pthread_barrier_wait(&done);
+    for (int k = 0; k < nthreads; k++) sink += pool_acc[k];
+}
+
+static pthread_t pool_threads[64];
+
+static void pool_start(void) {
+    pthread_barrier_init(&go, NULL, (unsigned)nthreads);
+    pthread_barrier_init(&done, NULL, (unsigned)nthreads);
+    for (int k = 1; k < nthreads; k++)
+        if (pthread_create(&pool_threads[k], NULL, pool_worker, (void *)(intptr_t)k) != 0) {
+            fprintf(stderr, "pthread_create failed\n");
+            exit(1);
+        }
+}
+
+static void pool_stop(void) {
+    pool_quit = 1;
+    pthread_barrier_wait(&go);
+    for (int k = 1; k < nthreads; k++) pthread_join(pool_threads[k], NULL);
+}
+
+static void system_address_pool(void) { pool_run(system_address_range); }
+#ifdef VENDORED_PREFIX
+static void vendored_address_pool(void) { pool_run(vendored_address_range); }
+#endif
+
 typedef struct {
     const char *name;
     void (*run)(void);
+    int pooled; /* runs on the pool of THREADS threads (else on one thread) */
     double best, samples_sum;
 } contestant;
 
-static contestant C[] = {
-    {"asmcrypto_recover_addresses (256 at once)", asm_batch, 0, 0},
-    {"asmcrypto_recover_address (one at a time)", asm_single, 0, 0},
-    {"asmcrypto_ecdsa_recover (pubkey, one at a time)", asm_pubkey, 0, 0},
-    {"asmcrypto_recover_address, rejected (v = 5)", asm_single_rejected, 0, 0},
-    {"asmcrypto_recover_addresses, 256 rejected (v = 5)", asm_batch_rejected, 0, 0},
-    {"asmcrypto_keccak256 (64 bytes)", keccak_only, 0, 0},
-    {"system libsecp256k1: recover + serialize + keccak", system_address, 0, 0},
-    {"system libsecp256k1: recover + serialize", system_pubkey, 0, 0},
+/* THREADS = 1: every contestant, each on one thread. */
+static contestant C1[] = {
+    {"asmcrypto_recover_addresses (256 at once)", asm_batch, 0, 0, 0},
+    {"asmcrypto_recover_address (one at a time)", asm_single, 0, 0, 0},
+    {"asmcrypto_ecdsa_recover (pubkey, one at a time)", asm_pubkey, 0, 0, 0},
+    {"asmcrypto_recover_address, rejected (v = 5)", asm_single_rejected, 0, 0, 0},
+    {"asmcrypto_recover_addresses, 256 rejected (v = 5)", asm_batch_rejected, 0, 0, 0},
+    {"asmcrypto_keccak256 (64 bytes)", keccak_only, 0, 0, 0},
+    {"system libsecp256k1: recover + serialize + keccak", system_address, 0, 0, 0},
+    {"system libsecp256k1: recover + serialize", system_pubkey, 0, 0, 0},
 #ifdef VENDORED_PREFIX
-    {"vendored libsecp256k1: recover + serialize + keccak", vendored_address, 0, 0},
-    {"vendored libsecp256k1: recover + serialize", vendored_pubkey, 0, 0},
+    {"vendored libsecp256k1: recover + serialize + keccak", vendored_address, 0, 0, 0},
+    {"vendored libsecp256k1: recover + serialize", vendored_pubkey, 0, 0, 0},
 #endif
 };
-#define NC (sizeof C / sizeof C[0])
+
+/* THREADS > 1: the batch on the pool, and libsecp256k1 spread over as many threads. */
+static contestant CP[] = {
+    {"asmcrypto_recover_addresses (256 at once)", asm_batch, 1, 0, 0},
+    {"system libsecp256k1: recover + serialize + keccak", system_address_pool, 1, 0, 0},
+#ifdef VENDORED_PREFIX
+    {"vendored libsecp256k1: recover + serialize + keccak", vendored_address_pool, 1, 0, 0},
+#endif
+};
+
+static contestant *C = C1;
+static size_t NC = sizeof C1 / sizeof C1[0];
 
 static int find(void (*f)(void)) {
     for (size_t i = 0; i < NC; i++)
@@ -194,6 +276,20 @@ static void check(const char *what, void (*f)(void), unsigned char want[N][20]) 
 
 int main(int argc, char **argv) {
     int rounds = argc > 1 ? atoi(argv[1]) : 60;
+    nthreads = argc > 2 ? atoi(argv[2]) : 1;
+    if (rounds < 1 || nthreads < 1 || nthreads > 64) {
+        fprintf(stderr, "usage: bench [ROUNDS >= 1] [THREADS 1..64]\n");
+        return 2;
+    }
+    /* Before the first asmcrypto call: the size of the pool the batch spreads over. */
+    char threads_env[8];
+    snprintf(threads_env, sizeof threads_env, "%d", nthreads);
+    setenv("RAYON_NUM_THREADS", threads_env, 1);
+    if (nthreads > 1) {
+        C = CP;
+        NC = sizeof CP / sizeof CP[0];
+        pool_start();
+    }
     sctx = secp256k1_context_create(SECP256K1_CONTEXT_SIGN | SECP256K1_CONTEXT_VERIFY);
 #ifdef VENDORED_PREFIX
     vctx = V(context_preallocated_create)(
@@ -231,6 +327,12 @@ int main(int argc, char **argv) {
 #ifdef VENDORED_PREFIX
     check("vendored libsecp256k1", vendored_address, want);
 #endif
+    if (nthreads > 1) {
+        check("system libsecp256k1 on the pool", system_address_pool, want);
+#ifdef VENDORED_PREFIX
+        check("vendored libsecp256k1 on the pool", vendored_address_pool, want);
+#endif
+    }
 
     for (size_t i = 0; i < NC; i++) C[i].best = 1e300;
     for (int r = 0; r < rounds; r++)
@@ -245,14 +347,35 @@ int main(int argc, char **argv) {
 
     printf("backend: %s; %d signatures; %d rounds, interleaved; best round (mean round)\n",
            asmcrypto_backend(), N, rounds);
-    printf("| contestant | ns / signature, best | mean |\n|---|---|---|\n");
+    printf("| contestant | threads | ns / signature, best | mean |\n|---|---|---|---|\n");
     for (size_t i = 0; i < NC; i++)
-        printf("| %s | %.0f | %.0f |\n", C[i].name, C[i].best, C[i].samples_sum / rounds);
+        printf("| %s | %d | %.0f | %.0f |\n", C[i].name, C[i].pooled ? nthreads : 1, C[i].best,
+               C[i].samples_sum / rounds);
 
-    double batch = C[find(asm_batch)].best, single = C[find(asm_single)].best;
+    double batch = C[find(asm_batch)].best;
+    printf("\nratios (best rounds, each against libsecp256k1 on the same threads):\n");
+    if (nthreads > 1) {
+        struct {
+            const char *name;
+            double addr;
+        } refs[] = {
+#ifdef VENDORED_PREFIX
+            {"vendored", C[find(vendored_address_pool)].best},
+#endif
+            {"system", C[find(system_address_pool)].best},
+        };
+        for (size_t k = 0; k < sizeof refs / sizeof refs[0]; k++)
+            printf("  vs %s libsecp256k1 on %d threads: batch of 256 on %d threads %.3fx\n",
+                   refs[k].name, nthreads, nthreads, batch / refs[k].addr);
+        printf("  (the batch splits over the pool only when it holds two chunks: 2 x 64 "
+               "signatures with AVX-512, 2 x 192 without; backend %s)\n",
+               asmcrypto_backend());
+        pool_stop();
+        return 0;
+    }
+    double single = C[find(asm_single)].best;
     double pubkey = C[find(asm_pubkey)].best, rej = C[find(asm_single_rejected)].best;
     double brej = C[find(asm_batch_rejected)].best;
-    printf("\nratios (best rounds):\n");
     struct {
         const char *name;
         double addr, pub;
@@ -263,8 +386,8 @@ int main(int argc, char **argv) {
         {"system", C[find(system_address)].best, C[find(system_pubkey)].best},
     };
     for (size_t k = 0; k < sizeof refs / sizeof refs[0]; k++) {
-        printf("  vs %s libsecp256k1: batch of 256 %.3fx, single %.3fx, pubkey (geth's "
-               "ext contract) %.3fx\n",
+        printf("  vs %s libsecp256k1, all on 1 thread: batch of 256 %.3fx, single %.3fx, pubkey "
+               "(geth's ext contract) %.3fx\n",
                refs[k].name, batch / refs[k].addr, single / refs[k].addr, pubkey / refs[k].pub);
     }
     printf("  FFI wrapper, upper bound (a rejected call / a recovery): single %.2f%% "

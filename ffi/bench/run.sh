@@ -2,7 +2,10 @@
 # The C ABI benchmark (ffi/bench/bench.c): asmcrypto's C functions against the system
 # libsecp256k1 (Debian: libsecp256k1-dev) and, if it can be found, the libsecp256k1 that
 # the Rust secp256k1 crate vendors, all in one run, from C.
-# Usage: ffi/bench/run.sh [ROUNDS]   (default 60; prints a markdown table and the ratios)
+# Usage: ffi/bench/run.sh [ROUNDS]   (default 60; prints markdown tables and the ratios)
+# Two runs: every contestant on one thread, then (with more than one CPU) the batch and
+# libsecp256k1 each spread over one thread per CPU. Every row states its threads, and every
+# ratio is taken against libsecp256k1 on the same number of threads.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CC=${CC:-cc}
@@ -38,4 +41,12 @@ trap 'rm -rf "$out"' EXIT
     "$target"/release/libasmcrypto_ffi.a "${vendored[@]}" \
     -Wl,-Bstatic -lsecp256k1 -Wl,-Bdynamic -lpthread -ldl -lm -o "$out/bench"
 echo "== $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //'), $(nproc) CPUs; system libsecp256k1 $(dpkg-query -W -f '${Version}' libsecp256k1-dev 2>/dev/null || echo '(version unknown)')"
-"$out/bench" "$@"
+rounds=${1:-60}
+echo "== one thread"
+"$out/bench" "$rounds" 1
+threads=$(nproc)
+if [ "$threads" -gt 1 ]; then
+    echo
+    echo "== $threads threads: asmcrypto's pool against libsecp256k1 on as many pthreads"
+    "$out/bench" "$rounds" "$threads"
+fi

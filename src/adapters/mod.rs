@@ -5,7 +5,9 @@
 //! | feature | host crate | what runs on asmcrypto | one-call switch |
 //! | --- | --- | --- | --- |
 //! | `alloy` | `alloy-consensus` 2.x | `recover_signer()` / `recover_signer_unchecked()` of every signed transaction, and the `alloy_consensus::crypto::secp256k1` functions | [`install_alloy_provider`] |
-//! | `alloy` | `alloy-consensus` 2.x | whole blocks: the senders of many transactions, the authorities of many EIP-7702 authorizations, at batch speed | — (call [`recover_signers`], [`recover_authorities`]) |
+//! | `alloy` | `alloy-consensus` 2.x | whole blocks: the senders of many transactions, the authorities of many EIP-7702 authorizations, at batch speed; any chain's envelope through the [`BatchRecoverable`] trait | — (call [`recover_signers`], [`recover_authorities`]) |
+//! | `op` | `op-alloy-consensus` 2.x | OP-stack transactions (`OpTxEnvelope`, `OpPooledTransaction`) in those batch calls; deposits give their `from` without recovery | — (call [`recover_signers`]) |
+//! | `reth` | `reth-primitives-traits` 0.8 | reth's `SealedBlock::try_recover[_unchecked]`: one block, or many blocks in one batch | — (call `reth::recover_block`, `reth::recover_blocks`) |
 //! | `revm` | `revm-precompile` 43.x | the `ecrecover` precompile (address `0x01`) | [`install_revm_crypto`] |
 //!
 //! Both hosts keep the installed backend in a process-wide, set-once slot: install at
@@ -31,12 +33,16 @@
 
 #[cfg(feature = "alloy")]
 pub mod alloy;
+#[cfg(feature = "reth")]
+pub mod reth;
 #[cfg(feature = "revm")]
 pub mod revm;
 
 #[cfg(feature = "alloy")]
 pub use self::alloy::{AlloyCryptoProvider, install_alloy_provider};
 #[cfg(feature = "alloy")]
-pub use self::alloy::{recover_authorities, recover_signers, recover_signers_unchecked};
+pub use self::alloy::{
+    BatchRecoverable, recover_authorities, recover_signers, recover_signers_unchecked,
+};
 #[cfg(feature = "revm")]
 pub use self::revm::{RevmCrypto, install_revm_crypto};

@@ -13,7 +13,11 @@
 //! - [`paths`]: the list of batch paths;
 //! - [`check`]: asmcrypto compared with the model, for the suites;
 //! - `alloy` (feature `alloy`): alloy transaction and authorization generators, the bundled
-//!   transactions decoded by alloy, and alloy's own per-item answers.
+//!   transactions decoded by alloy, and alloy's own per-item answers;
+//! - `op` (feature `op`): OP-stack transactions of every kind, deposits included, and
+//!   op-alloy's own per-transaction answers;
+//! - `reth` (feature `reth`): the bundled blocks as reth's sealed blocks, and reth's own
+//!   block recovery.
 //!
 //! Only [`check`] and [`paths`] call asmcrypto; the model and the oracles never do (the
 //! model uses `asmcrypto::Error` for its answers).
@@ -31,6 +35,10 @@ pub mod sig;
 
 #[cfg(feature = "alloy")]
 pub mod alloy;
+#[cfg(feature = "op")]
+pub mod op;
+#[cfg(feature = "reth")]
+pub mod reth;
 
 pub use check::{check_all, check_paths, scalar_core};
 

@@ -36,18 +36,19 @@ use super::batch::{Prepared, recover_payloads, sig65};
 /// assert_eq!(format!("{:?}", out[0]), format!("{:?}", signed.recover_authority()));
 /// ```
 pub fn recover_authorities(auths: &[SignedAuthorization]) -> Vec<Result<Address, Eip7702Error>> {
-    let prepare = |auth: &SignedAuthorization, buf: &mut Vec<u8>| -> Prepared<Eip7702Error> {
-        let y = auth.y_parity();
-        if y > 1 {
-            return Err(SignatureError::InvalidParity(u64::from(y)).into());
-        }
-        if auth.s() > SECP256K1N_HALF {
-            return Err(Eip7702Error::InvalidSValue(auth.s()));
-        }
-        buf.push(MAGIC);
-        auth.inner().encode(buf);
-        Ok(sig65(&auth.r(), &auth.s(), y == 1))
-    };
+    let prepare =
+        |auth: &SignedAuthorization, buf: &mut Vec<u8>| -> Result<Prepared, Eip7702Error> {
+            let y = auth.y_parity();
+            if y > 1 {
+                return Err(SignatureError::InvalidParity(u64::from(y)).into());
+            }
+            if auth.s() > SECP256K1N_HALF {
+                return Err(Eip7702Error::InvalidSValue(auth.s()));
+            }
+            buf.push(MAGIC);
+            auth.inner().encode(buf);
+            Ok(Prepared::Signature(sig65(&auth.r(), &auth.s(), y == 1)))
+        };
     recover_payloads(auths, prepare, |_| {
         Eip7702Error::Signature(recovery_failed())
     })

@@ -3,22 +3,28 @@
 
 use crate::Error;
 
-/// One item's way into the batch: either the signature r ‖ s ‖ y-parity over the payload it
-/// wrote, or the error that ends it before recovery.
-pub(super) type Prepared<E> = Result<[u8; 65], E>;
+/// One item's way into the batch, as its `prepare` step found it.
+pub(super) enum Prepared {
+    /// Recover the signer from this signature (r ‖ s ‖ y-parity) over the payload the item
+    /// wrote.
+    Signature([u8; 65]),
+    /// The signer is known without recovery (an OP-stack deposit states its sender).
+    Signer([u8; 20]),
+}
 
 /// For every item, in input order: the address that signed its payload, or its error.
 ///
 /// `prepare` writes an item's signing payload at the end of the buffer it is given and
-/// returns the signature; an item it refuses (returning `Err`, having written nothing)
-/// keeps that error. `failed` turns a recovery failure into the caller's error type.
+/// returns its signature, or states its signer, or refuses the item with an error, which
+/// the item keeps. Whatever it wrote for an item that does not go on to recovery is
+/// dropped. `failed` turns a recovery failure into the caller's error type.
 ///
 /// With the feature `parallel`, long inputs are cut into chunks by the same rule as
 /// [`recover_addresses`](crate::recover_addresses), and every chunk runs the whole pipeline
 /// (payloads, hashes, recovery) on a thread of the rayon pool.
 pub(super) fn recover_payloads<I, E>(
     items: &[I],
-    prepare: impl Fn(&I, &mut Vec<u8>) -> Prepared<E> + Sync,
+    prepare: impl Fn(&I, &mut Vec<u8>) -> Result<Prepared, E> + Sync,
     failed: impl Fn(Error) -> E + Sync,
 ) -> Vec<Result<[u8; 20], E>>
 where
@@ -39,7 +45,7 @@ where
 /// [`recover_payloads`] on the calling thread.
 fn recover_chunk<I, E>(
     items: &[I],
-    prepare: &impl Fn(&I, &mut Vec<u8>) -> Prepared<E>,
+    prepare: &impl Fn(&I, &mut Vec<u8>) -> Result<Prepared, E>,
     failed: &impl Fn(Error) -> E,
 ) -> Vec<Result<[u8; 20], E>> {
     // One buffer for all payloads (typical signing payloads are 100–300 bytes), and one
@@ -48,13 +54,21 @@ fn recover_chunk<I, E>(
     let mut live = Vec::with_capacity(items.len());
     let mut results = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
+        let mark = payloads.len();
         match prepare(item, &mut payloads) {
-            Ok(sig) => {
+            Ok(Prepared::Signature(sig)) => {
                 live.push((i, payloads.len(), sig));
                 // Overwritten below with the recovered address or the recovery error.
                 results.push(Ok([0u8; 20]));
             }
-            Err(e) => results.push(Err(e)),
+            Ok(Prepared::Signer(address)) => {
+                payloads.truncate(mark);
+                results.push(Ok(address));
+            }
+            Err(e) => {
+                payloads.truncate(mark);
+                results.push(Err(e));
+            }
         }
     }
     let mut start = 0;

@@ -36,11 +36,15 @@
 
 mod authorities;
 mod batch;
+#[cfg(feature = "op")]
+mod op;
 mod provider;
+mod recoverable;
 mod senders;
 
 pub use authorities::recover_authorities;
 pub use provider::{AlloyCryptoProvider, install_alloy_provider};
+pub use recoverable::{BatchRecoverable, SignerSource};
 pub use senders::{
     recover_signers, recover_signers_unchecked, try_into_recovered, try_into_recovered_unchecked,
 };

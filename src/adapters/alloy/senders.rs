@@ -1,11 +1,11 @@
-//! The senders of many alloy transactions at once.
+//! The senders of many transactions at once: any [`BatchRecoverable`] items.
 
 use alloy_consensus::crypto::{InvalidSignatureS, RecoveryError, SECP256K1N_HALF};
-use alloy_consensus::transaction::{Recovered, RlpEcdsaEncodableTx};
-use alloy_consensus::{EthereumTxEnvelope, SignableTransaction};
-use alloy_primitives::{Address, Signature};
+use alloy_consensus::transaction::Recovered;
+use alloy_primitives::Address;
 
 use super::batch::{Prepared, recover_payloads, sig65};
+use super::recoverable::{BatchRecoverable, SignerSource};
 
 /// The signers of `txs`, in input order, each exactly what alloy's
 /// [`SignerRecoverable::recover_signer`](alloy_consensus::transaction::SignerRecoverable::recover_signer)
@@ -13,12 +13,15 @@ use super::batch::{Prepared, recover_payloads, sig65};
 /// `InvalidSignatureS` error, as from Homestead on), and every signature that does not
 /// recover is alloy's opaque [`RecoveryError`].
 ///
-/// The whole input is one batch: the signing payloads are encoded with alloy's own encoders
-/// into one buffer and hashed eight at a time, then the signatures go through the batch path
+/// The whole input is one batch: the signing payloads are encoded by the items (with
+/// alloy's own encoders for alloy's types) into one buffer and hashed eight at a time, then the signatures go through the batch path
 /// of [`recover_addresses`](crate::recover_addresses). With the feature `parallel`, long
 /// inputs are spread over the rayon pool, each thread running the whole job on its share.
-/// Works for alloy's [`TxEnvelope`](alloy_consensus::TxEnvelope) and for reth's
-/// `EthereumTxEnvelope<TxEip4844>` alike.
+/// Works for every [`BatchRecoverable`] item: alloy's
+/// [`TxEnvelope`](alloy_consensus::TxEnvelope) and reth's `EthereumTxEnvelope<TxEip4844>`
+/// alike, op-alloy's `OpTxEnvelope` with the feature `op`, a chain's own envelope type. An
+/// item that states its signer (an OP-stack deposit's `from`) gets that signer, in both
+/// forms, as op-alloy's `recover_signer` gives it.
 ///
 /// ```
 /// use alloy_consensus::crypto::SECP256K1N_HALF;
@@ -46,9 +49,9 @@ use super::batch::{Prepared, recover_payloads, sig65};
 /// let unchecked = recover_signers_unchecked(&block);
 /// assert_eq!(unchecked[0].as_ref().unwrap(), unchecked[1].as_ref().unwrap());
 /// ```
-pub fn recover_signers<T>(txs: &[EthereumTxEnvelope<T>]) -> Vec<Result<Address, RecoveryError>>
+pub fn recover_signers<T>(txs: &[T]) -> Vec<Result<Address, RecoveryError>>
 where
-    T: SignableTransaction<Signature> + RlpEcdsaEncodableTx + Sync,
+    T: BatchRecoverable + Sync,
 {
     recover(txs, true)
 }
@@ -67,11 +70,9 @@ where
 /// let out = asmcrypto::adapters::alloy::recover_signers_unchecked(&[TxEnvelope::from(tx)]);
 /// assert!(out[0].is_err());
 /// ```
-pub fn recover_signers_unchecked<T>(
-    txs: &[EthereumTxEnvelope<T>],
-) -> Vec<Result<Address, RecoveryError>>
+pub fn recover_signers_unchecked<T>(txs: &[T]) -> Vec<Result<Address, RecoveryError>>
 where
-    T: SignableTransaction<Signature> + RlpEcdsaEncodableTx + Sync,
+    T: BatchRecoverable + Sync,
 {
     recover(txs, false)
 }
@@ -84,11 +85,9 @@ where
 /// # Errors
 /// The error of the first transaction, in input order, whose signer does not recover
 /// (use [`recover_signers`] to see every result).
-pub fn try_into_recovered<T>(
-    txs: Vec<EthereumTxEnvelope<T>>,
-) -> Result<Vec<Recovered<EthereumTxEnvelope<T>>>, RecoveryError>
+pub fn try_into_recovered<T>(txs: Vec<T>) -> Result<Vec<Recovered<T>>, RecoveryError>
 where
-    T: SignableTransaction<Signature> + RlpEcdsaEncodableTx + Sync,
+    T: BatchRecoverable + Sync,
 {
     let signers = recover_signers(&txs);
     pair(txs, signers)
@@ -99,20 +98,18 @@ where
 ///
 /// # Errors
 /// As for [`try_into_recovered`].
-pub fn try_into_recovered_unchecked<T>(
-    txs: Vec<EthereumTxEnvelope<T>>,
-) -> Result<Vec<Recovered<EthereumTxEnvelope<T>>>, RecoveryError>
+pub fn try_into_recovered_unchecked<T>(txs: Vec<T>) -> Result<Vec<Recovered<T>>, RecoveryError>
 where
-    T: SignableTransaction<Signature> + RlpEcdsaEncodableTx + Sync,
+    T: BatchRecoverable + Sync,
 {
     let signers = recover_signers_unchecked(&txs);
     pair(txs, signers)
 }
 
 fn pair<T>(
-    txs: Vec<EthereumTxEnvelope<T>>,
+    txs: Vec<T>,
     signers: Vec<Result<Address, RecoveryError>>,
-) -> Result<Vec<Recovered<EthereumTxEnvelope<T>>>, RecoveryError> {
+) -> Result<Vec<Recovered<T>>, RecoveryError> {
     txs.into_iter()
         .zip(signers)
         .map(|(tx, signer)| signer.map(|s| Recovered::new_unchecked(tx, s)))
@@ -120,38 +117,26 @@ fn pair<T>(
 }
 
 /// Both forms; `low_s`: refuse s > n/2 as alloy's `recover_signer` does.
-fn recover<T>(txs: &[EthereumTxEnvelope<T>], low_s: bool) -> Vec<Result<Address, RecoveryError>>
+fn recover<T>(txs: &[T], low_s: bool) -> Vec<Result<Address, RecoveryError>>
 where
-    T: SignableTransaction<Signature> + RlpEcdsaEncodableTx + Sync,
+    T: BatchRecoverable + Sync,
 {
-    let prepare = |tx: &EthereumTxEnvelope<T>, buf: &mut Vec<u8>| -> Prepared<RecoveryError> {
-        let sig = tx.signature();
-        if low_s && sig.s() > SECP256K1N_HALF {
-            // alloy's own error for this case, source included.
-            return Err(RecoveryError::from_source(InvalidSignatureS));
+    let prepare = |tx: &T, buf: &mut Vec<u8>| -> Result<Prepared, RecoveryError> {
+        match tx.signer_source(buf)? {
+            SignerSource::Stated(signer) => Ok(Prepared::Signer(signer.into_array())),
+            // alloy's own error for this case, source included (the payload just written
+            // is dropped with the item).
+            SignerSource::Signature(sig) if low_s && sig.s() > SECP256K1N_HALF => {
+                Err(RecoveryError::from_source(InvalidSignatureS))
+            }
+            SignerSource::Signature(sig) => {
+                Ok(Prepared::Signature(sig65(&sig.r(), &sig.s(), sig.v())))
+            }
         }
-        encode_for_signing(tx, buf);
-        Ok(sig65(&sig.r(), &sig.s(), sig.v()))
     };
     // alloy's backends drop the cause of a failed recovery: one opaque error for all.
     recover_payloads(txs, prepare, |_| RecoveryError::new())
         .into_iter()
         .map(|r| r.map(Address::from))
         .collect()
-}
-
-/// Appends the payload whose Keccak-256 is the transaction's signing hash (alloy's own
-/// encoder for each type: EIP-155 fields for legacy transactions with a chain id, the
-/// type byte and the RLP fields for typed ones).
-fn encode_for_signing<T: SignableTransaction<Signature>>(
-    tx: &EthereumTxEnvelope<T>,
-    buf: &mut Vec<u8>,
-) {
-    match tx {
-        EthereumTxEnvelope::Legacy(t) => t.tx().encode_for_signing(buf),
-        EthereumTxEnvelope::Eip2930(t) => t.tx().encode_for_signing(buf),
-        EthereumTxEnvelope::Eip1559(t) => t.tx().encode_for_signing(buf),
-        EthereumTxEnvelope::Eip4844(t) => t.tx().encode_for_signing(buf),
-        EthereumTxEnvelope::Eip7702(t) => t.tx().encode_for_signing(buf),
-    }
 }
