@@ -4,6 +4,10 @@
 //! Keccak-256 of the key, as every Ethereum node does for every transaction and as the
 //! EVM's `ecrecover` precompile (address `0x01`) does inside contracts.
 //!
+//! By default the crate has no dependencies (the optional features `parallel`, `alloy` and
+//! `revm` bring rayon and the host crates of [`adapters`]), and no `unsafe` outside CPU
+//! intrinsics and the BMI2/ADX field multiply.
+//!
 //! | you have | call | returns |
 //! | --- | --- | --- |
 //! | **one signature**: a hash and r ‖ s ‖ v (v ∈ {0, 1, 27, 28}) | [`recover_address`] ([`recover_public_key`] for the key) | the 20-byte address |
@@ -19,10 +23,6 @@
 //! [`backend`] and [`backend_details`] say which paths this CPU takes. Every recovery
 //! function returns [`Error`] for an input that is no signature, and none panics on any
 //! input.
-//!
-//! By default the crate has no dependencies (the optional features `parallel`, `alloy` and
-//! `revm` bring rayon and the host crates of [`adapters`]), and no `unsafe` outside CPU
-//! intrinsics and the BMI2/ADX field multiply.
 //!
 //! ```
 //! // A transaction signature (r ‖ s ‖ v) over its signing hash.
