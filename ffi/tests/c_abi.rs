@@ -80,8 +80,9 @@ struct Linking {
     shared_link: Vec<String>,
 }
 
-/// What libasmcrypto needs on this system besides itself, in this checkout's build mode
-/// (README.md's link line); the installed copy says it in its `asmcrypto.pc`.
+/// What the library needs besides itself, for this checkout's build (glibc: threads,
+/// dynamic loading, libm; the C compiler adds libc and libgcc); the installed copy lists
+/// it in its `asmcrypto.pc`, as rustc reports it.
 const NATIVE_LIBS: [&str; 3] = ["-lpthread", "-ldl", "-lm"];
 
 fn linking() -> &'static Linking {
