@@ -128,12 +128,15 @@ pub fn backend() -> &'static str {
 
 /// Every choice made from the CPU's features, for logs and bug reports.
 ///
+/// `non_exhaustive`: a new backend may add a field, and each field may gain values.
+///
 /// ```
 /// let d = asmcrypto::backend_details();
 /// assert_eq!(d.batch, asmcrypto::backend());
 /// println!("{d}"); // e.g. "batch avx512-ifma, field mulx-adx, keccak andn, keccak batch avx512"
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BackendDetails {
     /// The batch path: `"avx512-ifma"` or `"scalar"` (as [`backend`]).
     pub batch: &'static str,

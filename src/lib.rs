@@ -8,6 +8,22 @@
 //! `reth` and `revm` bring rayon and the host crates of [`adapters`]), and no `unsafe`
 //! outside CPU intrinsics and the BMI2/ADX field multiply.
 //!
+//! | you have | call | returns |
+//! | --- | --- | --- |
+//! | **one signature**: a hash and r ‖ s ‖ v (v ∈ {0, 1, 27, 28}) | [`recover_address`] ([`recover_public_key`] for the key) | the 20-byte address |
+//! | one signature as r ‖ s and libsecp256k1's recovery id 0..=3 | [`ecrecover_public_key`] ([`ecrecover`]: revm's hook, the address in 32 bytes) | the 64-byte key X ‖ Y |
+//! | the input bytes of the EVM precompile at `0x01` | [`ecrecover_precompile`] | its output, or `None` for the empty output |
+//! | **a batch**: any number of (hash, r ‖ s ‖ v) | [`recover_addresses`] (exactly eight: [`recover_addresses_batch`]) | one `Result` per input, in order |
+//! | **a block** of alloy transactions (feature `alloy`) | [`adapters::alloy::recover_signers`], [`try_into_recovered`](adapters::alloy::try_into_recovered) | each sender, with alloy's errors |
+//! | the EIP-7702 authorizations of a block (feature `alloy`) | [`adapters::alloy::recover_authorities`] | each authority, with alloy's errors |
+//! | **a host's hook**: alloy-consensus's `CryptoProvider` (feature `alloy`) | [`adapters::install_alloy_provider`], once at start-up | every `recover_signer()` runs here |
+//! | a host's hook: revm-precompile's `Crypto` (feature `revm`) | [`adapters::install_revm_crypto`], once at start-up | the `ecrecover` precompile runs here |
+//! | bytes to hash | [`keccak256`], [`Keccak256`] (incremental), [`keccak256_batch`] (eight at once) | Keccak-256 |
+//!
+//! [`backend`] and [`backend_details`] say which paths this CPU takes. Every recovery
+//! function returns [`Error`] for an input that is no signature, and none panics on any
+//! input.
+//!
 //! ```
 //! // A transaction signature (r ‖ s ‖ v) over its signing hash.
 //! let hash: [u8; 32] = hex32("c8f2345bc628763f2f8324d099b26070e9a4f73d1ee8d654fd8537f59db8b4c6");
@@ -32,8 +48,14 @@
 //! arithmetic in this crate for anything that handles secrets (signing, key derivation, ECDH).
 
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+// The table above links the adapters, which exist only with their features: the docs.rs
+// build (`--cfg docsrs`, every adapter feature; CI runs it with `-D warnings`) checks those
+// links, other builds let them fall back to plain text.
+#![cfg_attr(not(docsrs), allow(rustdoc::broken_intra_doc_links))]
 
 #[cfg(any(feature = "alloy", feature = "revm"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "alloy", feature = "revm"))))]
 pub mod adapters;
 mod batch;
 mod dispatch;

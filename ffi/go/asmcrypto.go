@@ -5,12 +5,14 @@
 // same inputs, the same result, and errors with the same messages, checked in the same
 // order (message length, signature length, recovery id, then the recovery itself).
 //
-// Build the static library first, from the repository root:
+// The package links the installed C library, which it finds through pkg-config (module
+// asmcrypto). Install it first, from the repository root:
 //
-//	cargo build --release -p asmcrypto-ffi
+//	ffi/install.sh --prefix /usr/local
 //
-// This package links target/release/libasmcrypto_ffi.a of that checkout. To link another
-// copy, set CGO_LDFLAGS (for example CGO_LDFLAGS="-L/some/dir").
+// For another prefix, point pkg-config at it (PKG_CONFIG_PATH=PREFIX/lib/pkgconfig), and
+// the dynamic loader too, as for any shared library outside its search path
+// (LD_LIBRARY_PATH, or CGO_LDFLAGS="-Wl,-rpath,PREFIX/lib" when building).
 //
 // Every function is safe for concurrent use. RecoverAddresses runs long batches (at least
 // two chunks: 2 x 64 signatures with AVX-512 IFMA, 2 x 192 without) on a process-wide
@@ -18,8 +20,7 @@
 package asmcrypto
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../include
-#cgo LDFLAGS: -L${SRCDIR}/../../target/release -l:libasmcrypto_ffi.a -lpthread -ldl -lm
+#cgo pkg-config: asmcrypto
 #include "asmcrypto.h"
 */
 import "C"

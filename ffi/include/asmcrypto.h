@@ -2,8 +2,13 @@
  * asmcrypto.h: the C ABI of asmcrypto, fast Ethereum signature recovery
  * (secp256k1 ECDSA public-key recovery, then Keccak-256 of the key).
  *
- * Link with the static library (or -lasmcrypto_ffi for the shared one):
- *     cc prog.c -Iffi/include target/release/libasmcrypto_ffi.a -lpthread -ldl -lm
+ * Installed with ffi/install.sh (libasmcrypto.so.0, libasmcrypto.a, asmcrypto.pc), link
+ * with the shared library:
+ *     cc prog.c $(pkg-config --cflags --libs asmcrypto)
+ * or with the static one (the archive in pkg-config's libdir, then its native_libs):
+ *     cc prog.c $(pkg-config --cflags asmcrypto)
+ *        "$(pkg-config --variable=libdir asmcrypto)/libasmcrypto.a"
+ *        $(pkg-config --variable=native_libs asmcrypto)
  *
  * Conventions, for every function below:
  * - No context object and no initialisation call. Every function is reentrant and

@@ -3,11 +3,20 @@
 //! it on the bundled vectors, and checks that the header and the libraries' exported
 //! symbols agree.
 //!
-//! Needs a C compiler (`$CC`, else `cc`) and `nm`; the random-signature part needs the
-//! system libsecp256k1 with its recovery module (Debian: `libsecp256k1-dev`). Where one is
-//! missing the part that needs it is skipped with a message on stderr, unless
+//! With `ASMCRYPTO_FFI_PKG_CONFIG=1` the same tests run against the *installed* library
+//! (`ffi/install.sh`) instead of this checkout's build: the header, both libraries and
+//! every compiler and linker flag come from `pkg-config … asmcrypto` alone (set
+//! `PKG_CONFIG_PATH` to the prefix's `lib/pkgconfig`), as a program outside this
+//! repository gets them; the shared library is found at run time through an rpath to
+//! pkg-config's `libdir`. That mode also checks the installed files: the soname, the
+//! links to it, and that programs record the soname (shared) or no libasmcrypto at all
+//! (static).
+//!
+//! Needs a C compiler (`$CC`, else `cc`), `nm` and `readelf`; the random-signature part
+//! needs the system libsecp256k1 with its recovery module (Debian: `libsecp256k1-dev`).
+//! Where one is missing the part that needs it is skipped with a message on stderr, unless
 //! `ASMCRYPTO_FFI_REQUIRE=1` is set (as `.ci/run` does), which turns every skip into a
-//! failure.
+//! failure. In the pkg-config mode a missing `pkg-config` or `asmcrypto.pc` always fails.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -36,6 +45,149 @@ fn skip(what: &str) {
 
 fn ffi_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `ASMCRYPTO_FFI_PKG_CONFIG=1`: test the installed library, found through pkg-config.
+fn installed() -> bool {
+    std::env::var_os("ASMCRYPTO_FFI_PKG_CONFIG").is_some_and(|v| v == "1")
+}
+
+/// The compiler flags that find the header: `-I` this package's `include/`, or
+/// `pkg-config --cflags asmcrypto`.
+fn cflags() -> Vec<String> {
+    if installed() {
+        pkg_config(&["--cflags"])
+    } else {
+        vec![format!("-I{}", ffi_dir().join("include").display())]
+    }
+}
+
+/// The header those flags find.
+fn header() -> PathBuf {
+    if installed() {
+        pkg_config_path("includedir").join("asmcrypto.h")
+    } else {
+        ffi_dir().join("include/asmcrypto.h")
+    }
+}
+
+/// How a C program links the library: the static and the shared library files (for `nm`),
+/// and the link flags of each, with what each needs.
+struct Linking {
+    static_lib: PathBuf,
+    shared_lib: PathBuf,
+    static_link: Vec<String>,
+    shared_link: Vec<String>,
+}
+
+/// What the library needs besides itself, for this checkout's build (glibc: threads,
+/// dynamic loading, libm; the C compiler adds libc and libgcc); the installed copy lists
+/// it in its `asmcrypto.pc`, as rustc reports it.
+const NATIVE_LIBS: [&str; 3] = ["-lpthread", "-ldl", "-lm"];
+
+fn linking() -> &'static Linking {
+    static LINKING: OnceLock<Linking> = OnceLock::new();
+    LINKING.get_or_init(|| {
+        if installed() {
+            from_pkg_config()
+        } else {
+            let (a, so) = libraries();
+            let dir = so.parent().unwrap().display().to_string();
+            let native = NATIVE_LIBS.iter().map(|s| s.to_string());
+            Linking {
+                static_lib: a.clone(),
+                shared_lib: so.clone(),
+                static_link: std::iter::once(a.display().to_string())
+                    .chain(native.clone())
+                    .collect(),
+                shared_link: [
+                    format!("-L{dir}"),
+                    format!("-Wl,-rpath,{dir}"),
+                    "-lasmcrypto_ffi".to_string(),
+                ]
+                .into_iter()
+                .chain(native)
+                .collect(),
+            }
+        }
+    })
+}
+
+/// `pkg-config ARGS asmcrypto`, split into words (the prefix must not contain blanks).
+fn pkg_config(args: &[&str]) -> Vec<String> {
+    let out = Command::new("pkg-config")
+        .args(args)
+        .arg("asmcrypto")
+        .output()
+        .unwrap_or_else(|e| panic!("ASMCRYPTO_FFI_PKG_CONFIG=1, but pkg-config cannot run: {e}"));
+    assert!(
+        out.status.success(),
+        "pkg-config {args:?} asmcrypto failed (is PKG_CONFIG_PATH the installed prefix's lib/pkgconfig?):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+fn pkg_config_path(variable: &str) -> PathBuf {
+    let words = pkg_config(&[&format!("--variable={variable}")]);
+    assert_eq!(
+        words.len(),
+        1,
+        "pkg-config --variable={variable}: {words:?}"
+    );
+    PathBuf::from(&words[0])
+}
+
+/// The installed library, as README.md links it: the shared one with
+/// `pkg-config --cflags --libs asmcrypto`, the static one as the archive in pkg-config's
+/// `libdir` followed by its `native_libs`.
+fn from_pkg_config() -> Linking {
+    let version = pkg_config(&["--modversion"]);
+    assert_eq!(
+        version,
+        [env!("CARGO_PKG_VERSION")],
+        "the installed asmcrypto.pc is of another version than this asmcrypto-ffi"
+    );
+    let libdir = pkg_config_path("libdir");
+    let static_lib = libdir.join("libasmcrypto.a");
+    let native = pkg_config(&["--variable=native_libs"]);
+    assert!(!native.is_empty(), "asmcrypto.pc has no native_libs");
+    Linking {
+        shared_lib: libdir.join("libasmcrypto.so"),
+        static_link: std::iter::once(static_lib.display().to_string())
+            .chain(native)
+            .collect(),
+        static_lib,
+        shared_link: pkg_config(&["--libs"])
+            .into_iter()
+            .chain([format!("-Wl,-rpath,{}", libdir.display())])
+            .collect(),
+    }
+}
+
+/// The ABI version: the first component of this package's version, the soname's number.
+fn abi() -> &'static str {
+    env!("CARGO_PKG_VERSION").split('.').next().unwrap()
+}
+
+/// The dynamic section's entries of kind `tag` (NEEDED, SONAME) in `elf`, from `readelf -d`;
+/// `None` (after a skip) without readelf.
+fn dynamic(elf: &Path, tag: &str) -> Option<Vec<String>> {
+    if !tool_works("readelf", "--version") {
+        skip("no readelf (binutils)");
+        return None;
+    }
+    let out = run(Command::new("readelf").arg("-d").arg(elf));
+    let tag = format!("({tag})");
+    Some(
+        out.lines()
+            .filter(|l| l.split_whitespace().nth(1) == Some(tag.as_str()))
+            .filter_map(|l| Some(l.split_once('[')?.1.split_once(']')?.0.to_string()))
+            .collect(),
+    )
 }
 
 /// The static and the shared library, built for this test run: cargo builds no
@@ -171,14 +323,18 @@ fn run(cmd: &mut Command) -> String {
 
 /// Compiles the C test program, linked with `link` (the library and its flags), and runs
 /// it with `random` random signatures; returns its output.
-fn build_and_run(name: &str, link: &[String], random: u32) -> Option<String> {
+fn build_and_run(name: &str, link: &[String], random: u32) -> Option<(PathBuf, String)> {
     if !tool_works(&cc(), "--version") {
         skip(&format!("no C compiler ({})", cc()));
         return None;
     }
     let dir = out_dir();
     std::fs::create_dir_all(&dir).unwrap();
-    let exe = dir.join(name);
+    let exe = dir.join(if installed() {
+        format!("{name}_installed")
+    } else {
+        name.to_string()
+    });
     let secp = have_libsecp256k1();
     if !secp {
         skip(
@@ -187,8 +343,7 @@ fn build_and_run(name: &str, link: &[String], random: u32) -> Option<String> {
     }
     let mut c = Command::new(cc());
     c.args(["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"])
-        .arg("-I")
-        .arg(ffi_dir().join("include"))
+        .args(cflags())
         .arg(ffi_dir().join("tests/c/test_ffi.c"))
         .arg("-o")
         .arg(&exe);
@@ -199,12 +354,13 @@ fn build_and_run(name: &str, link: &[String], random: u32) -> Option<String> {
     if secp {
         c.arg("-lsecp256k1");
     }
-    c.args(["-lpthread", "-ldl", "-lm"]);
+    // The test program's own threads.
+    c.arg("-lpthread");
     run(&mut c);
     let data = ffi_dir().join("../tests/data");
     let out = run(Command::new(&exe).arg(&data).arg(random.to_string()));
     println!("{out}");
-    Some(out)
+    Some((exe, out))
 }
 
 fn check_output(out: &str, random: u32) {
@@ -222,32 +378,84 @@ fn check_output(out: &str, random: u32) {
 
 #[test]
 fn c_program_against_the_static_library() {
-    let lib = &libraries().0;
     let random = 10_000;
-    if let Some(out) = build_and_run("test_ffi_static", &[lib.display().to_string()], random) {
-        check_output(&out, random);
+    let Some((exe, out)) = build_and_run("test_ffi_static", &linking().static_link, random) else {
+        return;
+    };
+    check_output(&out, random);
+    if installed() {
+        // Linked from the archive: the program needs no libasmcrypto at run time.
+        if let Some(needed) = dynamic(&exe, "NEEDED") {
+            assert!(
+                !needed.iter().any(|n| n.starts_with("libasmcrypto")),
+                "{} needs {needed:?}",
+                exe.display()
+            );
+        }
     }
 }
 
 #[test]
 fn c_program_against_the_shared_library() {
-    let lib = &libraries().1;
-    let dir = lib.parent().unwrap().display().to_string();
-    let link = [
-        format!("-L{dir}"),
-        format!("-Wl,-rpath,{dir}"),
-        "-lasmcrypto_ffi".to_string(),
-    ];
     let random = 2_000;
-    if let Some(out) = build_and_run("test_ffi_shared", &link, random) {
-        check_output(&out, random);
+    let Some((exe, out)) = build_and_run("test_ffi_shared", &linking().shared_link, random) else {
+        return;
+    };
+    check_output(&out, random);
+    if installed() {
+        // The program records the soname, not the file it was linked against.
+        if let Some(needed) = dynamic(&exe, "NEEDED") {
+            let soname = format!("libasmcrypto.so.{}", abi());
+            assert!(
+                needed.contains(&soname),
+                "{} needs {needed:?}, not {soname}",
+                exe.display()
+            );
+        }
+    }
+}
+
+/// The installed files (`ASMCRYPTO_FFI_PKG_CONFIG=1` only): `libasmcrypto.so.X.Y.Z` with
+/// the soname `libasmcrypto.so.X`, and the two links `libasmcrypto.so.X` and
+/// `libasmcrypto.so` that lead to it.
+#[test]
+fn installed_shared_library_layout() {
+    if !installed() {
+        eprintln!("SKIPPED: ASMCRYPTO_FFI_PKG_CONFIG=1 tests the installed library");
+        return;
+    }
+    let libdir = pkg_config_path("libdir");
+    let file = libdir.join(format!("libasmcrypto.so.{}", env!("CARGO_PKG_VERSION")));
+    let soname = format!("libasmcrypto.so.{}", abi());
+    let meta = std::fs::symlink_metadata(&file).unwrap();
+    assert!(meta.is_file(), "{} is not a plain file", file.display());
+    for link in [soname.as_str(), "libasmcrypto.so"] {
+        let path = libdir.join(link);
+        assert!(
+            std::fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "{} is not a symbolic link",
+            path.display()
+        );
+        assert_eq!(
+            std::fs::canonicalize(&path).unwrap(),
+            std::fs::canonicalize(&file).unwrap(),
+            "{} does not lead to {}",
+            path.display(),
+            file.display()
+        );
+    }
+    if let Some(names) = dynamic(&file, "SONAME") {
+        assert_eq!(names, [soname], "{}", file.display());
     }
 }
 
 /// The function names the header declares: identifiers `asmcrypto_…` followed by `(`,
 /// outside comments.
 fn header_functions() -> BTreeSet<String> {
-    let text = std::fs::read_to_string(ffi_dir().join("include/asmcrypto.h")).unwrap();
+    let text = std::fs::read_to_string(header()).unwrap();
     let mut code = String::new();
     let mut rest = text.as_str();
     while let Some(i) = rest.find("/*") {
@@ -308,8 +516,8 @@ fn header_and_exported_symbols_agree() {
         return;
     }
     let libs = [
-        (&libraries().0, &["-g", "--defined-only"][..]),
-        (&libraries().1, &["-D", "--defined-only"][..]),
+        (&linking().static_lib, &["-g", "--defined-only"][..]),
+        (&linking().shared_lib, &["-D", "--defined-only"][..]),
     ];
     for (lib, args) in libs {
         let syms = exported(args, lib);
@@ -331,7 +539,8 @@ fn header_and_exported_symbols_agree() {
     }
 }
 
-/// The header compiles on its own, as strict C99 and as C++ (its `extern "C"` block).
+/// The header compiles on its own, as strict C99 and as C++ (its `extern "C"` block), with
+/// the flags that find it (pkg-config's, for the installed copy).
 #[test]
 fn header_compiles_as_c99_and_cpp() {
     if !tool_works(&cc(), "--version") {
@@ -354,7 +563,7 @@ fn header_compiles_as_c99_and_cpp() {
          }\n",
     )
     .unwrap();
-    let include = ffi_dir().join("include");
+    let include = cflags();
     run(Command::new(cc())
         .args([
             "-std=c99",
@@ -364,8 +573,7 @@ fn header_compiles_as_c99_and_cpp() {
             "-Werror",
             "-fsyntax-only",
         ])
-        .arg("-I")
-        .arg(&include)
+        .args(&include)
         .arg(&src));
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
     if !tool_works(&cxx, "--version") {
@@ -383,7 +591,6 @@ fn header_compiles_as_c99_and_cpp() {
             "-Werror",
         ])
         .arg("-fsyntax-only")
-        .arg("-I")
-        .arg(&include)
+        .args(&include)
         .arg(&src));
 }

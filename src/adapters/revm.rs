@@ -29,6 +29,8 @@
 //! # }
 //! ```
 
+#![cfg_attr(docsrs, doc(cfg(feature = "revm")))]
+
 use revm_precompile::{Crypto, PrecompileHalt, install_crypto};
 
 /// revm-precompile [`Crypto`] whose `secp256k1_ecrecover` is asmcrypto's

@@ -34,6 +34,8 @@
 //! }
 //! ```
 
+#![cfg_attr(docsrs, doc(cfg(feature = "alloy")))]
+
 mod authorities;
 mod batch;
 #[cfg(feature = "op")]
