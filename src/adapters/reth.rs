@@ -36,6 +36,8 @@
 //! assert_eq!(recovered, block.try_recover().unwrap());
 //! ```
 
+#![cfg_attr(docsrs, doc(cfg(feature = "reth")))]
+
 use alloy_consensus::crypto::RecoveryError;
 use alloy_primitives::Address;
 use reth_primitives_traits::block::error::BlockRecoveryError;

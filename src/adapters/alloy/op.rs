@@ -27,6 +27,7 @@ use super::recoverable::{BatchRecoverable, SignerSource};
 ///     assert!(senders[1].is_err());
 /// }
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "op")))]
 impl BatchRecoverable for OpTxEnvelope {
     fn signer_source(&self, payload: &mut Vec<u8>) -> Result<SignerSource, RecoveryError> {
         match self {
@@ -42,6 +43,7 @@ impl BatchRecoverable for OpTxEnvelope {
 
 /// The transaction pool's OP-stack type: the four signed kinds, as op-alloy's own
 /// `SignerRecoverable` for `OpPooledTransaction` recovers them.
+#[cfg_attr(docsrs, doc(cfg(feature = "op")))]
 impl BatchRecoverable for OpPooledTransaction {
     fn signer_source(&self, payload: &mut Vec<u8>) -> Result<SignerSource, RecoveryError> {
         match self {
