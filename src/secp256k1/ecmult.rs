@@ -13,7 +13,7 @@
 //!   [`Jacobian::add_zinv`], which maps them into that frame on the fly, and the result
 //!   is mapped back with one multiplication of Z at the end.
 
-use super::field::FieldElement as Fe;
+use super::field::{Checked, FieldElement as Fe, FieldMul, Portable};
 use super::glv;
 use super::group::{Affine, Jacobian};
 use super::scalar::Scalar;
@@ -62,8 +62,9 @@ pub fn recode_wnaf(out: &mut [i32; WNAF_LEN], s: &Scalar, w: u32) -> usize {
 /// The odd multiples A, 3A, …, 15A as affine points of one isomorphic frame, and the
 /// factor Zt that maps that frame back: a Jacobian (X : Y : Z) there is (X : Y : Z·Zt) on
 /// the curve. `a` must not be infinity.
-fn odd_multiples_table(a: &Affine) -> ([Affine; TABLE_A], Fe) {
-    let d = a.to_jacobian().double();
+#[inline]
+fn odd_multiples_table<M: FieldMul>(m: M, a: &Affine) -> ([Affine; TABLE_A], Fe) {
+    let d = a.to_jacobian().double_with(m);
     let c = d.z;
     // In the frame where 2A is affine (coordinates scaled by C = Z(2A)), A becomes
     // (C²·x, C³·y) with Z = 1.
@@ -72,18 +73,18 @@ fn odd_multiples_table(a: &Affine) -> ([Affine; TABLE_A], Fe) {
         y: d.y,
         infinity: false,
     };
-    let c2 = c.sqr();
-    let c3 = c2.mul(&c);
+    let c2 = m.sqr(&c);
+    let c3 = m.mul(&c2, &c);
     let mut pts = [Jacobian::INFINITY; TABLE_A];
     let mut zr = [Fe::ONE; TABLE_A];
     pts[0] = Jacobian {
-        x: a.x.mul(&c2),
-        y: a.y.mul(&c3),
+        x: m.mul(&a.x, &c2),
+        y: m.mul(&a.y, &c3),
         z: Fe::ONE,
         infinity: false,
     };
     for i in 1..TABLE_A {
-        let (p, ratio) = pts[i - 1].add_ge(&d_ge);
+        let (p, ratio) = pts[i - 1].add_ge_with(m, &d_ge);
         match ratio {
             Some(r) => zr[i] = r,
             // (2i−1)·A = ±2A is impossible in a group of prime order n > 15, so this arm
@@ -102,18 +103,18 @@ fn odd_multiples_table(a: &Affine) -> ([Affine; TABLE_A], Fe) {
     };
     let mut zs = zr[last];
     for i in (0..last).rev() {
-        let zs2 = zs.sqr();
-        let zs3 = zs2.mul(&zs);
+        let zs2 = m.sqr(&zs);
+        let zs3 = m.mul(&zs2, &zs);
         out[i] = Affine {
-            x: pts[i].x.mul(&zs2),
-            y: pts[i].y.mul(&zs3),
+            x: m.mul(&pts[i].x, &zs2),
+            y: m.mul(&pts[i].y, &zs3),
             infinity: false,
         };
         if i > 0 {
-            zs = zs.mul(&zr[i]);
+            zs = m.mul(&zs, &zr[i]);
         }
     }
-    (out, c.mul(&pts[last].z))
+    (out, m.mul(&c, &pts[last].z))
 }
 
 /// Table of odd multiples with true affine points (one inversion per entry); only reached
@@ -157,6 +158,12 @@ impl Strauss {
     /// Recodes na (GLV halves, width 5) and ng (128-bit halves, width 15) and builds the
     /// odd-multiple table of `a` (not infinity).
     pub(crate) fn new(a: &Affine, na: &Scalar, ng: &Scalar) -> Self {
+        Self::new_with(Checked, a, na, ng)
+    }
+
+    /// [`Strauss::new`] on the multiply `m`.
+    #[inline(always)]
+    pub(crate) fn new_with<M: FieldMul>(m: M, a: &Affine, na: &Scalar, ng: &Scalar) -> Self {
         let (na1, na_lam) = glv::split_lambda(na);
         let mut wnaf = [[0i32; WNAF_LEN]; 4];
         let ng1 = Scalar::from_words([ng.0[0], ng.0[1], 0, 0]);
@@ -173,8 +180,8 @@ impl Strauss {
         {
             bits = bits.max(recode_wnaf(&mut wnaf[k], s, *w));
         }
-        let (pre_a, zt) = odd_multiples_table(a);
-        let pre_lam = pre_a.map(|p| p.endo());
+        let (pre_a, zt) = odd_multiples_table(m, a);
+        let pre_lam = pre_a.map(|p| p.endo_with(m));
         Strauss {
             wnaf,
             bits,
@@ -208,46 +215,70 @@ impl Strauss {
     /// One step of the loop at digit position `i`: r ← 2r + the digits at i.
     #[inline]
     pub(crate) fn step(&self, r: &mut Jacobian, i: usize) {
+        self.step_with(Checked, r, i)
+    }
+
+    /// [`Strauss::step`] on the multiply `m`. The doubling and the additions are inlined
+    /// and update `r` in place.
+    #[inline]
+    pub(crate) fn step_with<M: FieldMul>(&self, m: M, r: &mut Jacobian, i: usize) {
         if i >= self.bits {
             return;
         }
-        r.double_assign();
+        *r = r.double_with(m);
         let d = self.wnaf[0][i];
         if d != 0 {
-            r.add_ge_assign(&table_entry(&self.pre_a, d));
+            *r = r.add_ge_with(m, &table_entry(&self.pre_a, d)).0;
         }
         let d = self.wnaf[1][i];
         if d != 0 {
-            r.add_ge_assign(&table_entry(&self.pre_lam, d));
+            *r = r.add_ge_with(m, &table_entry(&self.pre_lam, d)).0;
         }
         let d = self.wnaf[2][i];
         if d != 0 {
-            r.add_zinv_assign(&g_entry(tables::pre_g(), d), &self.zt);
+            *r = r.add_zinv_with(m, &g_entry(tables::pre_g(), d), &self.zt);
         }
         let d = self.wnaf[3][i];
         if d != 0 {
-            r.add_zinv_assign(&g_entry(tables::pre_g128(), d), &self.zt);
+            *r = r.add_zinv_with(m, &g_entry(tables::pre_g128(), d), &self.zt);
         }
     }
 
     /// Maps the loop's result back from the isomorphic frame.
-    pub(crate) fn finish(&self, mut r: Jacobian) -> Jacobian {
+    pub(crate) fn finish(&self, r: Jacobian) -> Jacobian {
+        self.finish_with(Checked, r)
+    }
+
+    /// [`Strauss::finish`] on the multiply `m`.
+    #[inline(always)]
+    pub(crate) fn finish_with<M: FieldMul>(&self, m: M, mut r: Jacobian) -> Jacobian {
         if !r.infinity {
-            r.z = r.z.mul(&self.zt);
+            r.z = m.mul(&r.z, &self.zt);
         }
         r
     }
 }
 
 /// na·A + ng·G in Jacobian coordinates. `a` must not be infinity.
+#[cfg_attr(not(feature = "alloy"), allow(dead_code))]
 pub fn ecmult(a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
-    let st = Strauss::new(a, na, ng);
+    #[cfg(target_arch = "x86_64")]
+    if let Some(m) = super::field_adx::MulxAdx::detect() {
+        return ecmult_with(m, a, na, ng);
+    }
+    ecmult_with(Portable, a, na, ng)
+}
+
+/// [`ecmult`] on the multiply `m` (the whole loop compiled for it).
+#[inline(always)]
+pub(crate) fn ecmult_with<M: FieldMul>(m: M, a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
+    let st = Strauss::new_with(m, a, na, ng);
     st.prefetch_g();
     let mut r = Jacobian::INFINITY;
     for i in (0..st.bits()).rev() {
-        st.step(&mut r, i);
+        st.step_with(m, &mut r, i);
     }
-    st.finish(r)
+    st.finish_with(m, r)
 }
 
 #[cfg(test)]

@@ -2,69 +2,113 @@
 //!
 //! LLVM does not emit ADCX/ADOX, whose two independent carry chains (CF and OF) let one
 //! row of partial products accumulate its low and high halves at once; these two
-//! functions therefore use inline assembly. They compute exactly what the portable
-//! `FieldElement::mul`/`sqr` compute (a weakly reduced result below 2²⁵⁶, congruent to
-//! the product mod p) and are only called where `crate::dispatch` found BMI2 and ADX.
+//! functions therefore use inline assembly. They compute a weakly reduced result below
+//! 2²⁵⁶, congruent to the product mod p (as the portable `FieldElement::mul_portable` /
+//! `sqr_portable` do), and run only behind a [`MulxAdx`] token, which `crate::dispatch`'s
+//! check of BMI2 and ADX hands out.
 
+use super::field::{FieldElement, FieldMul};
 use core::arch::asm;
-/// The shared tail: folds r4..r7 (the product's high half) into r0..r3 with
-/// 2²⁵⁶ ≡ P_C = 0x1000003D1, then folds the ≤ 35-bit overflow word once more.
+
+/// [`FieldMul`] on the MULX/ADCX/ADOX assembly below. Only [`MulxAdx::detect`] makes one,
+/// and only on a CPU with BMI2 and ADX, so holding one is the proof that the assembly may run.
+#[derive(Clone, Copy, Debug)]
+pub struct MulxAdx(());
+
+impl MulxAdx {
+    /// The assembly multiply, if this CPU has BMI2 and ADX (detected once, by
+    /// `crate::dispatch`).
+    #[inline(always)]
+    pub fn detect() -> Option<Self> {
+        crate::dispatch::has_bmi2_adx().then_some(Self(()))
+    }
+}
+
+impl FieldMul for MulxAdx {
+    #[inline(always)]
+    fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        FieldElement(mul(&a.0, &b.0))
+    }
+    #[inline(always)]
+    fn sqr(self, a: &FieldElement) -> FieldElement {
+        FieldElement(sqr(&a.0))
+    }
+}
+
+/// The shared tail, given the product's high words in the registers named `$h0..$h3`:
+/// folds them into r0..r3 with 2²⁵⁶ ≡ P_C = 0x1000003D1, then folds the ≤ 35-bit overflow
+/// word into r0 and r1 only. A carry out of r1 (the sum passing a multiple of 2¹²⁸ there:
+/// about 2⁻⁶⁰ of random products) is left in `lo` as all ones, and [`finish`] carries it on,
+/// off the common path. `$h0` ends up holding the overflow word.
 macro_rules! reduce {
-    () => {
+    ($h0:ident, $h1:ident, $h2:ident, $h3:ident) => {
         concat!(
             "mov rdx, 0x1000003D1\n",
             "xor {lo:e}, {lo:e}\n",
-            "mulx {hi}, {lo}, {r4}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($h0),
+            "}\n",
             "adox {r0}, {lo}\n",
             "adcx {r1}, {hi}\n",
-            "mulx {hi}, {lo}, {r5}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($h1),
+            "}\n",
             "adox {r1}, {lo}\n",
             "adcx {r2}, {hi}\n",
-            "mulx {hi}, {lo}, {r6}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($h2),
+            "}\n",
             "adox {r2}, {lo}\n",
             "adcx {r3}, {hi}\n",
-            "mulx {r4}, {lo}, {r7}\n",
+            "mulx {",
+            stringify!($h0),
+            "}, {lo}, {",
+            stringify!($h3),
+            "}\n",
             "adox {r3}, {lo}\n",
             "mov {lo:e}, 0\n",
-            "adcx {r4}, {lo}\n",
-            "adox {r4}, {lo}\n",
-            // r4 < 2³⁵ is the overflow past 2²⁵⁶: add r4·P_C.
-            "mulx {hi}, {lo}, {r4}\n",
+            "adcx {",
+            stringify!($h0),
+            "}, {lo}\n",
+            "adox {",
+            stringify!($h0),
+            "}, {lo}\n",
+            // The overflow word (< 2³⁵) times P_C (< 2⁶⁸), into r0 and r1.
+            "mulx {hi}, {lo}, {",
+            stringify!($h0),
+            "}\n",
             "add {r0}, {lo}\n",
             "adc {r1}, {hi}\n",
-            "adc {r2}, 0\n",
-            "adc {r3}, 0\n",
-            // A carry out (the sum wrapped past 2²⁵⁶) leaves a value below 2⁶⁸: add P_C
-            // for the lost 2²⁵⁶; this can reach r1 but no further.
             "sbb {lo}, {lo}\n",
-            "and {lo}, rdx\n",
-            "add {r0}, {lo}\n",
-            "adc {r1}, 0\n",
         )
     };
 }
 
 /// a·b mod p (weakly reduced). Caller guarantees BMI2 and ADX.
+///
+/// `a` arrives in registers (its words are read one per row, so each register then holds a
+/// high word of the product), `b` from memory.
 #[inline(always)]
 pub(super) fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-    let (r0, r1, r2, r3): (u64, u64, u64, u64);
-    // SAFETY: reads 4 words behind each of `a` and `b` (valid references); writes only the
-    // declared registers; the caller checked that the CPU has BMI2 (mulx) and ADX (adcx/adox).
+    let [mut a0, mut a1, mut a2, mut a3] = *a;
+    let (r0, r1, r2, r3, wrapped): (u64, u64, u64, u64, u64);
+    // SAFETY: reads 4 words behind `b` (a valid reference); writes only the declared
+    // registers; the caller checked that the CPU has BMI2 (mulx) and ADX (adcx/adox).
     unsafe {
         asm!(
-            // Row 0: r0..r4 = a0·b.
-            "mov rdx, [{a}]",
+            // Row 0: r0..r4 = a0·b (r4 in a0's register).
+            "mov rdx, {a0}",
             "mulx {r1}, {r0}, [{b}]",
             "mulx {r2}, {lo}, [{b} + 8]",
             "add {r1}, {lo}",
             "mulx {r3}, {lo}, [{b} + 16]",
             "adc {r2}, {lo}",
-            "mulx {r4}, {lo}, [{b} + 24]",
+            "mulx {a0}, {lo}, [{b} + 24]",
             "adc {r3}, {lo}",
-            "adc {r4}, 0",
-            // Row 1: r1..r5 += a1·b (low halves on OF, high halves on CF).
-            "mov rdx, [{a} + 8]",
-            "xor {r5:e}, {r5:e}",
+            "adc {a0}, 0",
+            // Row 1: r1..r5 += a1·b (r5 in a1's register; lows on OF, highs on CF).
+            "mov rdx, {a1}",
+            "xor {a1:e}, {a1:e}",
             "mulx {hi}, {lo}, [{b}]",
             "adox {r1}, {lo}",
             "adcx {r2}, {hi}",
@@ -73,70 +117,70 @@ pub(super) fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
             "adcx {r3}, {hi}",
             "mulx {hi}, {lo}, [{b} + 16]",
             "adox {r3}, {lo}",
-            "adcx {r4}, {hi}",
+            "adcx {a0}, {hi}",
             "mulx {hi}, {lo}, [{b} + 24]",
-            "adox {r4}, {lo}",
-            "adcx {r5}, {hi}",
+            "adox {a0}, {lo}",
+            "adcx {a1}, {hi}",
             "mov {lo:e}, 0",
-            "adox {r5}, {lo}",
-            // Row 2: r2..r6 += a2·b.
-            "mov rdx, [{a} + 16]",
-            "xor {r6:e}, {r6:e}",
+            "adox {a1}, {lo}",
+            // Row 2: r2..r6 += a2·b (r6 in a2's register).
+            "mov rdx, {a2}",
+            "xor {a2:e}, {a2:e}",
             "mulx {hi}, {lo}, [{b}]",
             "adox {r2}, {lo}",
             "adcx {r3}, {hi}",
             "mulx {hi}, {lo}, [{b} + 8]",
             "adox {r3}, {lo}",
-            "adcx {r4}, {hi}",
+            "adcx {a0}, {hi}",
             "mulx {hi}, {lo}, [{b} + 16]",
-            "adox {r4}, {lo}",
-            "adcx {r5}, {hi}",
+            "adox {a0}, {lo}",
+            "adcx {a1}, {hi}",
             "mulx {hi}, {lo}, [{b} + 24]",
-            "adox {r5}, {lo}",
-            "adcx {r6}, {hi}",
+            "adox {a1}, {lo}",
+            "adcx {a2}, {hi}",
             "mov {lo:e}, 0",
-            "adox {r6}, {lo}",
-            // Row 3: r3..r7 += a3·b.
-            "mov rdx, [{a} + 24]",
-            "xor {r7:e}, {r7:e}",
+            "adox {a2}, {lo}",
+            // Row 3: r3..r7 += a3·b (r7 in a3's register).
+            "mov rdx, {a3}",
+            "xor {a3:e}, {a3:e}",
             "mulx {hi}, {lo}, [{b}]",
             "adox {r3}, {lo}",
-            "adcx {r4}, {hi}",
+            "adcx {a0}, {hi}",
             "mulx {hi}, {lo}, [{b} + 8]",
-            "adox {r4}, {lo}",
-            "adcx {r5}, {hi}",
+            "adox {a0}, {lo}",
+            "adcx {a1}, {hi}",
             "mulx {hi}, {lo}, [{b} + 16]",
-            "adox {r5}, {lo}",
-            "adcx {r6}, {hi}",
+            "adox {a1}, {lo}",
+            "adcx {a2}, {hi}",
             "mulx {hi}, {lo}, [{b} + 24]",
-            "adox {r6}, {lo}",
-            "adcx {r7}, {hi}",
+            "adox {a2}, {lo}",
+            "adcx {a3}, {hi}",
             "mov {lo:e}, 0",
-            "adox {r7}, {lo}",
-            reduce!(),
-            a = in(reg) a.as_ptr(),
+            "adox {a3}, {lo}",
+            reduce!(a0, a1, a2, a3),
             b = in(reg) b.as_ptr(),
+            a0 = inout(reg) a0,
+            a1 = inout(reg) a1,
+            a2 = inout(reg) a2,
+            a3 = inout(reg) a3,
             r0 = out(reg) r0,
             r1 = out(reg) r1,
             r2 = out(reg) r2,
             r3 = out(reg) r3,
-            r4 = out(reg) _,
-            r5 = out(reg) _,
-            r6 = out(reg) _,
-            r7 = out(reg) _,
-            lo = out(reg) _,
+            lo = out(reg) wrapped,
             hi = out(reg) _,
             out("rdx") _,
             options(pure, readonly, nostack),
         );
     }
-    [r0, r1, r2, r3]
+    let _ = (a0, a1, a2, a3);
+    finish([r0, r1, r2, r3], wrapped)
 }
 
 /// a² mod p (weakly reduced). Caller guarantees BMI2 and ADX.
 #[inline(always)]
 pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
-    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    let (r0, r1, r2, r3, wrapped): (u64, u64, u64, u64, u64);
     // SAFETY: reads 4 words behind `a` (a valid reference); writes only the declared
     // registers; the caller checked that the CPU has BMI2 (mulx) and ADX (adcx/adox).
     unsafe {
@@ -188,7 +232,7 @@ pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
             "mulx {hi}, {lo}, rdx",
             "adc {r6}, {lo}",
             "adc {r7}, {hi}",
-            reduce!(),
+            reduce!(r4, r5, r6, r7),
             a = in(reg) a.as_ptr(),
             r0 = out(reg) r0,
             r1 = out(reg) r1,
@@ -198,11 +242,33 @@ pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
             r5 = out(reg) _,
             r6 = out(reg) _,
             r7 = out(reg) _,
-            lo = out(reg) _,
+            lo = out(reg) wrapped,
             hi = out(reg) _,
             out("rdx") _,
             options(pure, readonly, nostack),
         );
     }
-    [r0, r1, r2, r3]
+    finish([r0, r1, r2, r3], wrapped)
+}
+
+/// Completes [`reduce`]: `wrapped` (all ones) says that its last fold carried out of r1,
+/// which then goes on into r2 and r3 and, past 2²⁵⁶, comes back as P_C.
+#[inline(always)]
+fn finish(r: [u64; 4], wrapped: u64) -> [u64; 4] {
+    if wrapped == 0 { r } else { carry_into_r2(r) }
+}
+
+#[cold]
+#[inline(never)]
+fn carry_into_r2([r0, r1, r2, r3]: [u64; 4]) -> [u64; 4] {
+    let (r2, c) = r2.overflowing_add(1);
+    let (r3, c) = r3.overflowing_add(c as u64);
+    if !c {
+        return [r0, r1, r2, r3];
+    }
+    // Past 2²⁵⁶: the value is now below 2⁶⁸, so adding P_C cannot wrap again.
+    let (r0, c) = r0.overflowing_add(0x1_0000_03D1);
+    let (r1, c) = r1.overflowing_add(c as u64);
+    let (r2, c) = r2.overflowing_add(c as u64);
+    [r0, r1, r2, r3 + c as u64]
 }
