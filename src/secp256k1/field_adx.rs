@@ -38,48 +38,44 @@ impl FieldMul for MulxAdx {
 /// The shared tail, given the product's high words in the registers named `$h0..$h3`:
 /// folds them into r0..r3 with 2²⁵⁶ ≡ P_C = 0x1000003D1, then folds the ≤ 35-bit overflow
 /// word into r0 and r1 only. A carry out of r1 (the sum passing a multiple of 2¹²⁸ there:
-/// about 2⁻⁶⁰ of random products) is left in `lo` as all ones, and [`finish`] carries it on,
-/// off the common path. `$h0` ends up holding the overflow word.
+/// about 2⁻⁶⁰ of random products) jumps to the end of the block, which carries it on into
+/// r2 and r3 and, past 2²⁵⁶, adds P_C once more (the value is then below 2⁶⁸, so that
+/// cannot wrap). The common path takes one not-taken branch and touches no memory.
 macro_rules! reduce {
     ($h0:ident, $h1:ident, $h2:ident, $h3:ident) => {
         concat!(
             "mov rdx, 0x1000003D1\n",
             "xor {lo:e}, {lo:e}\n",
-            "mulx {hi}, {lo}, {",
-            stringify!($h0),
-            "}\n",
+            "mulx {hi}, {lo}, {", stringify!($h0), "}\n",
             "adox {r0}, {lo}\n",
             "adcx {r1}, {hi}\n",
-            "mulx {hi}, {lo}, {",
-            stringify!($h1),
-            "}\n",
+            "mulx {hi}, {lo}, {", stringify!($h1), "}\n",
             "adox {r1}, {lo}\n",
             "adcx {r2}, {hi}\n",
-            "mulx {hi}, {lo}, {",
-            stringify!($h2),
-            "}\n",
+            "mulx {hi}, {lo}, {", stringify!($h2), "}\n",
             "adox {r2}, {lo}\n",
             "adcx {r3}, {hi}\n",
-            "mulx {",
-            stringify!($h0),
-            "}, {lo}, {",
-            stringify!($h3),
-            "}\n",
+            "mulx {", stringify!($h0), "}, {lo}, {", stringify!($h3), "}\n",
             "adox {r3}, {lo}\n",
             "mov {lo:e}, 0\n",
-            "adcx {",
-            stringify!($h0),
-            "}, {lo}\n",
-            "adox {",
-            stringify!($h0),
-            "}, {lo}\n",
+            "adcx {", stringify!($h0), "}, {lo}\n",
+            "adox {", stringify!($h0), "}, {lo}\n",
             // The overflow word (< 2³⁵) times P_C (< 2⁶⁸), into r0 and r1.
-            "mulx {hi}, {lo}, {",
-            stringify!($h0),
-            "}\n",
+            "mulx {hi}, {lo}, {", stringify!($h0), "}\n",
             "add {r0}, {lo}\n",
             "adc {r1}, {hi}\n",
-            "sbb {lo}, {lo}\n",
+            "jc 3f\n",
+            "2:\n",
+            ".pushsection .text.unlikely.asmcrypto_field_adx, \"ax\", @progbits\n",
+            "3:\n",
+            "adc {r2}, 0\n",
+            "adc {r3}, 0\n",
+            "jnc 2b\n",
+            "add {r0}, rdx\n",
+            "adc {r1}, 0\n",
+            "adc {r2}, 0\n",
+            "jmp 2b\n",
+            ".popsection\n",
         )
     };
 }
@@ -91,7 +87,7 @@ macro_rules! reduce {
 #[inline(always)]
 pub(super) fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     let [mut a0, mut a1, mut a2, mut a3] = *a;
-    let (r0, r1, r2, r3, wrapped): (u64, u64, u64, u64, u64);
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: reads 4 words behind `b` (a valid reference); writes only the declared
     // registers; the caller checked that the CPU has BMI2 (mulx) and ADX (adcx/adox).
     unsafe {
@@ -167,20 +163,20 @@ pub(super) fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
             r1 = out(reg) r1,
             r2 = out(reg) r2,
             r3 = out(reg) r3,
-            lo = out(reg) wrapped,
+            lo = out(reg) _,
             hi = out(reg) _,
             out("rdx") _,
             options(pure, readonly, nostack),
         );
     }
     let _ = (a0, a1, a2, a3);
-    finish([r0, r1, r2, r3], wrapped)
+    [r0, r1, r2, r3]
 }
 
 /// a² mod p (weakly reduced). Caller guarantees BMI2 and ADX.
 #[inline(always)]
 pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
-    let (r0, r1, r2, r3, wrapped): (u64, u64, u64, u64, u64);
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: reads 4 words behind `a` (a valid reference); writes only the declared
     // registers; the caller checked that the CPU has BMI2 (mulx) and ADX (adcx/adox).
     unsafe {
@@ -242,33 +238,94 @@ pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
             r5 = out(reg) _,
             r6 = out(reg) _,
             r7 = out(reg) _,
-            lo = out(reg) wrapped,
+            lo = out(reg) _,
             hi = out(reg) _,
             out("rdx") _,
             options(pure, readonly, nostack),
         );
     }
-    finish([r0, r1, r2, r3], wrapped)
+    [r0, r1, r2, r3]
 }
 
-/// Completes [`reduce`]: `wrapped` (all ones) says that its last fold carried out of r1,
-/// which then goes on into r2 and r3 and, past 2²⁵⁶, comes back as P_C.
-#[inline(always)]
-fn finish(r: [u64; 4], wrapped: u64) -> [u64; 4] {
-    if wrapped == 0 { r } else { carry_into_r2(r) }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
 
-#[cold]
-#[inline(never)]
-fn carry_into_r2([r0, r1, r2, r3]: [u64; 4]) -> [u64; 4] {
-    let (r2, c) = r2.overflowing_add(1);
-    let (r3, c) = r3.overflowing_add(c as u64);
-    if !c {
-        return [r0, r1, r2, r3];
+    /// [`reduce`] alone, on any 512-bit value (not only products): its rare tails need
+    /// inputs that no product of two chosen operands is known to give.
+    fn reduce_only(t: [u64; 8]) -> [u64; 4] {
+        let [mut r0, mut r1, mut r2, mut r3, mut r4, mut r5, mut r6, mut r7] = t;
+        // SAFETY: register-only arithmetic; the test runs it only after MulxAdx::detect
+        // found BMI2 (mulx) and ADX (adcx/adox).
+        unsafe {
+            asm!(
+                reduce!(r4, r5, r6, r7),
+                r0 = inout(reg) r0,
+                r1 = inout(reg) r1,
+                r2 = inout(reg) r2,
+                r3 = inout(reg) r3,
+                r4 = inout(reg) r4,
+                r5 = inout(reg) r5,
+                r6 = inout(reg) r6,
+                r7 = inout(reg) r7,
+                lo = out(reg) _,
+                hi = out(reg) _,
+                out("rdx") _,
+                options(pure, nomem, nostack),
+            );
+        }
+        let _ = (r4, r5, r6, r7);
+        [r0, r1, r2, r3]
     }
-    // Past 2²⁵⁶: the value is now below 2⁶⁸, so adding P_C cannot wrap again.
-    let (r0, c) = r0.overflowing_add(0x1_0000_03D1);
-    let (r1, c) = r1.overflowing_add(c as u64);
-    let (r2, c) = r2.overflowing_add(c as u64);
-    [r0, r1, r2, r3 + c as u64]
+
+    fn big(w: &[u64]) -> BigUint {
+        w.iter()
+            .rev()
+            .fold(BigUint::from(0u8), |v, &x| (v << 64u32) + BigUint::from(x))
+    }
+
+    fn words(v: &BigUint, n: usize) -> Vec<u64> {
+        let mut d = v.to_u64_digits();
+        d.resize(n, 0);
+        d
+    }
+
+    /// The high half H = ⌊2²⁵⁶/P_C⌋ with the low half 2²⁵⁶ − 1 − k makes the first fold end
+    /// at 2²⁵⁶ + [x, 2⁶⁴−1, ·, ·] with x + P_C ≥ 2⁶⁴: the last fold carries out of r1, and
+    /// on through r3 and past 2²⁵⁶ (k = 0 or 2), or stops in r2 (k = 2¹²⁸ or 2¹²⁹) or in r3
+    /// (k = 2¹⁹²). The other cases take the plain path.
+    #[test]
+    fn reduce_tails_match_bigint() {
+        if MulxAdx::detect().is_none() {
+            eprintln!("skipped: no BMI2/ADX");
+            return;
+        }
+        let one = BigUint::from(1u8);
+        let p = (&one << 256u32) - BigUint::from(0x1_0000_03D1u64);
+        let h0 = (&one << 256u32) / BigUint::from(0x1_0000_03D1u64);
+        let mut seen = 0;
+        for j in 0u32..3 {
+            for k in [0u32, 1, 64, 65, 127, 128, 129, 192] {
+                let high = &h0 - j;
+                let dip = if k == 0 { BigUint::from(0u8) } else { &one << k };
+                let low = (&one << 256u32) - 1u8 - dip;
+                let t: Vec<u64> = words(&low, 4).into_iter().chain(words(&high, 4)).collect();
+                let t: [u64; 8] = t.try_into().unwrap();
+                let r = reduce_only(t);
+                let v = (&high << 256u32) + &low;
+                assert_eq!(big(&r) % &p, &v % &p, "{t:x?}");
+                // Did the last fold carry out of r1? Recompute its inputs.
+                let first = &low + &high * BigUint::from(0x1_0000_03D1u64);
+                let ov = &first >> 256u32;
+                let rest = words(&(&first % (&one << 256u32)), 4);
+                seen += (rest[1] == u64::MAX && big(&rest[..1]) + &ov * 0x1_0000_03D1u64 >= (&one << 64u32))
+                    as u32;
+            }
+        }
+        assert_eq!(seen, 5, "the carry tails were reached {seen} times");
+        // Reference products, to check the plain path too.
+        let t = [1, 2, 3, 4, 5, 6, 7, 8];
+        assert_eq!(big(&reduce_only(t)) % &p, big(&t) % &p);
+    }
 }
