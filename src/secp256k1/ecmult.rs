@@ -43,9 +43,16 @@ pub fn recode_wnaf(out: &mut [i32; WNAF_LEN], s: &Scalar, w: u32) -> usize {
     let mut bit = 0u32;
     let mut top = 0usize;
     while bit < len {
-        if v.bits(bit, 1) == carry {
-            bit += 1;
+        // Skip the run of positions whose bit equals the carry (zeros, or ones while a
+        // carry is pending) in one step: a digit starts at the first bit that differs.
+        let differs = v.bits(bit, 32) ^ carry.wrapping_neg();
+        if differs == 0 {
+            bit += 32;
             continue;
+        }
+        bit += differs.trailing_zeros();
+        if bit >= len {
+            break;
         }
         let now = w.min(len - bit);
         let mut word = (v.bits(bit, now) + carry) as i32;

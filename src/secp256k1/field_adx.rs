@@ -35,7 +35,8 @@ impl FieldMul for MulxAdx {
     }
 }
 
-/// The shared tail, given the product's high words in the registers named `$h0..$h3`:
+/// The shared tail, given the product's high words in the registers named `$h0..$h3` (and
+/// 0 in `z`):
 /// folds them into r0..r3 with 2²⁵⁶ ≡ P_C = 0x1000003D1, then folds the ≤ 35-bit overflow
 /// word into r0 and r1 only. A carry out of r1 (the sum passing a multiple of 2¹²⁸ there:
 /// about 2⁻⁶⁰ of random products) jumps to the end of the block, which carries it on into
@@ -46,22 +47,37 @@ macro_rules! reduce {
         concat!(
             "mov rdx, 0x1000003D1\n",
             "xor {lo:e}, {lo:e}\n",
-            "mulx {hi}, {lo}, {", stringify!($h0), "}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($h0),
+            "}\n",
             "adox {r0}, {lo}\n",
             "adcx {r1}, {hi}\n",
-            "mulx {hi}, {lo}, {", stringify!($h1), "}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($h1),
+            "}\n",
             "adox {r1}, {lo}\n",
             "adcx {r2}, {hi}\n",
-            "mulx {hi}, {lo}, {", stringify!($h2), "}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($h2),
+            "}\n",
             "adox {r2}, {lo}\n",
             "adcx {r3}, {hi}\n",
-            "mulx {", stringify!($h0), "}, {lo}, {", stringify!($h3), "}\n",
+            "mulx {",
+            stringify!($h0),
+            "}, {lo}, {",
+            stringify!($h3),
+            "}\n",
             "adox {r3}, {lo}\n",
-            "mov {lo:e}, 0\n",
-            "adcx {", stringify!($h0), "}, {lo}\n",
-            "adox {", stringify!($h0), "}, {lo}\n",
+            "adcx {",
+            stringify!($h0),
+            "}, {z}\n",
+            "adox {",
+            stringify!($h0),
+            "}, {z}\n",
             // The overflow word (< 2³⁵) times P_C (< 2⁶⁸), into r0 and r1.
-            "mulx {hi}, {lo}, {", stringify!($h0), "}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($h0),
+            "}\n",
             "add {r0}, {lo}\n",
             "adc {r1}, {hi}\n",
             "jc 3f\n",
@@ -92,7 +108,8 @@ pub(super) fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     // registers; the caller checked that the CPU has BMI2 (mulx) and ADX (adcx/adox).
     unsafe {
         asm!(
-            // Row 0: r0..r4 = a0·b (r4 in a0's register).
+            // Row 0: r0..r4 = a0·b (r4 in a0's register). z stays 0 throughout.
+            "xor {z:e}, {z:e}",
             "mov rdx, {a0}",
             "mulx {r1}, {r0}, [{b}]",
             "mulx {r2}, {lo}, [{b} + 8]",
@@ -117,8 +134,7 @@ pub(super) fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
             "mulx {hi}, {lo}, [{b} + 24]",
             "adox {a0}, {lo}",
             "adcx {a1}, {hi}",
-            "mov {lo:e}, 0",
-            "adox {a1}, {lo}",
+            "adox {a1}, {z}",
             // Row 2: r2..r6 += a2·b (r6 in a2's register).
             "mov rdx, {a2}",
             "xor {a2:e}, {a2:e}",
@@ -134,8 +150,7 @@ pub(super) fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
             "mulx {hi}, {lo}, [{b} + 24]",
             "adox {a1}, {lo}",
             "adcx {a2}, {hi}",
-            "mov {lo:e}, 0",
-            "adox {a2}, {lo}",
+            "adox {a2}, {z}",
             // Row 3: r3..r7 += a3·b (r7 in a3's register).
             "mov rdx, {a3}",
             "xor {a3:e}, {a3:e}",
@@ -151,8 +166,7 @@ pub(super) fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
             "mulx {hi}, {lo}, [{b} + 24]",
             "adox {a2}, {lo}",
             "adcx {a3}, {hi}",
-            "mov {lo:e}, 0",
-            "adox {a3}, {lo}",
+            "adox {a3}, {z}",
             reduce!(a0, a1, a2, a3),
             b = in(reg) b.as_ptr(),
             a0 = inout(reg) a0,
@@ -165,6 +179,7 @@ pub(super) fn mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
             r3 = out(reg) r3,
             lo = out(reg) _,
             hi = out(reg) _,
+            z = out(reg) _,
             out("rdx") _,
             options(pure, readonly, nostack),
         );
@@ -181,7 +196,8 @@ pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
     // registers; the caller checked that the CPU has BMI2 (mulx) and ADX (adcx/adox).
     unsafe {
         asm!(
-            // Cross products aᵢ·aⱼ, i < j, into r1..r6.
+            // Cross products aᵢ·aⱼ, i < j, into r1..r6. z stays 0 throughout.
+            "xor {z:e}, {z:e}",
             "mov rdx, [{a}]",
             "mulx {r2}, {r1}, [{a} + 8]",
             "mulx {r3}, {lo}, [{a} + 16]",
@@ -197,8 +213,7 @@ pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
             "mulx {hi}, {lo}, [{a} + 24]",
             "adox {r4}, {lo}",
             "adcx {r5}, {hi}",
-            "mov {lo:e}, 0",
-            "adox {r5}, {lo}",
+            "adox {r5}, {z}",
             "mov rdx, [{a} + 16]",
             "mulx {r6}, {lo}, [{a} + 24]",
             "add {r5}, {lo}",
@@ -240,6 +255,7 @@ pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
             r7 = out(reg) _,
             lo = out(reg) _,
             hi = out(reg) _,
+            z = out(reg) _,
             out("rdx") _,
             options(pure, readonly, nostack),
         );
@@ -255,11 +271,21 @@ mod tests {
     /// [`reduce`] alone, on any 512-bit value (not only products): its rare tails need
     /// inputs that no product of two chosen operands is known to give.
     fn reduce_only(t: [u64; 8]) -> [u64; 4] {
-        let [mut r0, mut r1, mut r2, mut r3, mut r4, mut r5, mut r6, mut r7] = t;
+        let [
+            mut r0,
+            mut r1,
+            mut r2,
+            mut r3,
+            mut r4,
+            mut r5,
+            mut r6,
+            mut r7,
+        ] = t;
         // SAFETY: register-only arithmetic; the test runs it only after MulxAdx::detect
         // found BMI2 (mulx) and ADX (adcx/adox).
         unsafe {
             asm!(
+                "xor {z:e}, {z:e}",
                 reduce!(r4, r5, r6, r7),
                 r0 = inout(reg) r0,
                 r1 = inout(reg) r1,
@@ -271,6 +297,7 @@ mod tests {
                 r7 = inout(reg) r7,
                 lo = out(reg) _,
                 hi = out(reg) _,
+                z = out(reg) _,
                 out("rdx") _,
                 options(pure, nomem, nostack),
             );
@@ -308,7 +335,11 @@ mod tests {
         for j in 0u32..3 {
             for k in [0u32, 1, 64, 65, 127, 128, 129, 192] {
                 let high = &h0 - j;
-                let dip = if k == 0 { BigUint::from(0u8) } else { &one << k };
+                let dip = if k == 0 {
+                    BigUint::from(0u8)
+                } else {
+                    &one << k
+                };
                 let low = (&one << 256u32) - 1u8 - dip;
                 let t: Vec<u64> = words(&low, 4).into_iter().chain(words(&high, 4)).collect();
                 let t: [u64; 8] = t.try_into().unwrap();
@@ -319,7 +350,8 @@ mod tests {
                 let first = &low + &high * BigUint::from(0x1_0000_03D1u64);
                 let ov = &first >> 256u32;
                 let rest = words(&(&first % (&one << 256u32)), 4);
-                seen += (rest[1] == u64::MAX && big(&rest[..1]) + &ov * 0x1_0000_03D1u64 >= (&one << 64u32))
+                seen += (rest[1] == u64::MAX
+                    && big(&rest[..1]) + &ov * 0x1_0000_03D1u64 >= (&one << 64u32))
                     as u32;
             }
         }
