@@ -165,37 +165,55 @@ impl Strauss {
     /// Recodes na (GLV halves, width 5) and ng (128-bit halves, width 15) and builds the
     /// odd-multiple table of `a` (not infinity).
     pub(crate) fn new(a: &Affine, na: &Scalar, ng: &Scalar) -> Self {
-        Self::new_with(Checked, a, na, ng)
+        let mut st = Self::for_g(ng);
+        st.add_a(Checked, a, na);
+        st
     }
 
-    /// [`Strauss::new`] on the multiply `m`.
-    #[inline(always)]
-    pub(crate) fn new_with<M: FieldMul>(m: M, a: &Affine, na: &Scalar, ng: &Scalar) -> Self {
-        let (na1, na_lam) = glv::split_lambda(na);
+    /// The G half alone: recodes ng (128-bit halves, width 15); [`Strauss::add_a`] adds
+    /// A's half. Apart so that a recovery can recode ng and prefetch its table entries
+    /// ([`Strauss::prefetch_g`]) before the square root that finds A, which then hides
+    /// their memory latency.
+    pub(crate) fn for_g(ng: &Scalar) -> Self {
         let mut wnaf = [[0i32; WNAF_LEN]; 4];
         let ng1 = Scalar::from_words([ng.0[0], ng.0[1], 0, 0]);
         let ng128 = Scalar::from_words([ng.0[2], ng.0[3], 0, 0]);
-        let mut bits = 0;
-        for (k, (s, w)) in [
-            (na1, WINDOW_A),
-            (na_lam, WINDOW_A),
-            (ng1, WINDOW_G),
-            (ng128, WINDOW_G),
-        ]
-        .iter()
-        .enumerate()
-        {
-            bits = bits.max(recode_wnaf(&mut wnaf[k], s, *w));
-        }
-        let (pre_a, zt) = odd_multiples_table(m, a);
-        let pre_lam = pre_a.map(|p| p.endo_with(m));
+        let bits = recode_wnaf(&mut wnaf[2], &ng1, WINDOW_G).max(recode_wnaf(
+            &mut wnaf[3],
+            &ng128,
+            WINDOW_G,
+        ));
         Strauss {
             wnaf,
             bits,
-            pre_a,
-            pre_lam,
-            zt,
+            pre_a: [Affine::INFINITY; TABLE_A],
+            pre_lam: [Affine::INFINITY; TABLE_A],
+            zt: Fe::ONE,
         }
+    }
+
+    /// Adds na·A (`a` not infinity): recodes na's GLV halves (width 5) and builds the
+    /// odd-multiple table of `a` and its λ image, on the multiply `m`.
+    #[inline(always)]
+    pub(crate) fn add_a<M: FieldMul>(&mut self, m: M, a: &Affine, na: &Scalar) {
+        let (na1, na_lam) = glv::split_lambda(na);
+        let b1 = recode_wnaf(&mut self.wnaf[0], &na1, WINDOW_A);
+        let b2 = recode_wnaf(&mut self.wnaf[1], &na_lam, WINDOW_A);
+        self.bits = self.bits.max(b1).max(b2);
+        let (pre_a, zt) = odd_multiples_table(m, a);
+        self.pre_lam = pre_a.map(|p| p.endo_with(m));
+        self.pre_a = pre_a;
+        self.zt = zt;
+    }
+
+    /// The whole loop and the map back from the isomorphic frame, on the multiply `m`.
+    #[inline(always)]
+    pub(crate) fn run<M: FieldMul>(&self, m: M) -> Jacobian {
+        let mut r = Jacobian::INFINITY;
+        for i in (0..self.bits).rev() {
+            self.step_with(m, &mut r, i);
+        }
+        self.finish_with(m, r)
     }
 
     /// Asks for the static-table entries of the G digits in advance: the two tables (1 MiB)
@@ -279,13 +297,10 @@ pub fn ecmult(a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
 /// [`ecmult`] on the multiply `m` (the whole loop compiled for it).
 #[inline(always)]
 pub(crate) fn ecmult_with<M: FieldMul>(m: M, a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
-    let st = Strauss::new_with(m, a, na, ng);
+    let mut st = Strauss::for_g(ng);
     st.prefetch_g();
-    let mut r = Jacobian::INFINITY;
-    for i in (0..st.bits()).rev() {
-        st.step_with(m, &mut r, i);
-    }
-    st.finish_with(m, r)
+    st.add_a(m, a, na);
+    st.run(m)
 }
 
 #[cfg(test)]

@@ -743,6 +743,9 @@ mod tests {
             if let Some(adx) = super::super::field_adx::MulxAdx::detect() {
                 assert_eq!(val(&adx.mul(&fa, &fb)), want);
                 assert_eq!(val(&adx.sqr(&fa)), (a * a) % &p);
+                for k in [1, 2, 3, 11, 23] {
+                    assert_eq!(val(&adx.sqr_n(&fa, k)), val(&Portable.sqr_n(&fa, k)));
+                }
                 assert_eq!(fa.sqrt_with(adx).map(|r| val(&r)), root);
             }
         }

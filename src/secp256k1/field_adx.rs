@@ -33,10 +33,17 @@ impl FieldMul for MulxAdx {
     fn sqr(self, a: &FieldElement) -> FieldElement {
         FieldElement(sqr(&a.0))
     }
+    #[inline(always)]
+    fn sqr_n(self, a: &FieldElement, k: u32) -> FieldElement {
+        if k == 0 {
+            return *a;
+        }
+        FieldElement(sqr_n(&a.0, k))
+    }
 }
 
 /// The shared tail, given the product's high words in the registers named `$h0..$h3` (and
-/// 0 in `z`):
+/// 0 in `z`, or in the register named after `;`):
 /// folds them into r0..r3 with 2²⁵⁶ ≡ P_C = 0x1000003D1, then folds the ≤ 35-bit overflow
 /// word into r0 and r1 only. A carry out of r1 (the sum passing a multiple of 2¹²⁸ there:
 /// about 2⁻⁶⁰ of random products) jumps to the end of the block, which carries it on into
@@ -44,6 +51,9 @@ impl FieldMul for MulxAdx {
 /// cannot wrap). The common path takes one not-taken branch and touches no memory.
 macro_rules! reduce {
     ($h0:ident, $h1:ident, $h2:ident, $h3:ident) => {
+        reduce!($h0, $h1, $h2, $h3; z)
+    };
+    ($h0:ident, $h1:ident, $h2:ident, $h3:ident; $z:ident) => {
         concat!(
             "mov rdx, 0x1000003D1\n",
             "xor {lo:e}, {lo:e}\n",
@@ -70,10 +80,14 @@ macro_rules! reduce {
             "adox {r3}, {lo}\n",
             "adcx {",
             stringify!($h0),
-            "}, {z}\n",
+            "}, {",
+            stringify!($z),
+            "}\n",
             "adox {",
             stringify!($h0),
-            "}, {z}\n",
+            "}, {",
+            stringify!($z),
+            "}\n",
             // The overflow word (< 2³⁵) times P_C (< 2⁶⁸), into r0 and r1.
             "mulx {hi}, {lo}, {",
             stringify!($h0),
@@ -218,31 +232,31 @@ pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
             "mulx {r6}, {lo}, [{a} + 24]",
             "add {r5}, {lo}",
             "adc {r6}, 0",
-            // Double them: r1..r7 = 2·cross.
+            // 2·cross plus the squares aᵢ² at word 2i in one pass: the doubling on CF
+            // (adcx r, r), the squares on OF (adox), so the two carry chains run side by side.
             "xor {r7:e}, {r7:e}",
-            "add {r1}, {r1}",
-            "adc {r2}, {r2}",
-            "adc {r3}, {r3}",
-            "adc {r4}, {r4}",
-            "adc {r5}, {r5}",
-            "adc {r6}, {r6}",
-            "adc {r7}, 0",
-            // Add the squares aᵢ² at word 2i.
             "mov rdx, [{a}]",
             "mulx {hi}, {r0}, rdx",
-            "add {r1}, {hi}",
+            "adcx {r1}, {r1}",
+            "adox {r1}, {hi}",
             "mov rdx, [{a} + 8]",
             "mulx {hi}, {lo}, rdx",
-            "adc {r2}, {lo}",
-            "adc {r3}, {hi}",
+            "adcx {r2}, {r2}",
+            "adox {r2}, {lo}",
+            "adcx {r3}, {r3}",
+            "adox {r3}, {hi}",
             "mov rdx, [{a} + 16]",
             "mulx {hi}, {lo}, rdx",
-            "adc {r4}, {lo}",
-            "adc {r5}, {hi}",
+            "adcx {r4}, {r4}",
+            "adox {r4}, {lo}",
+            "adcx {r5}, {r5}",
+            "adox {r5}, {hi}",
             "mov rdx, [{a} + 24]",
             "mulx {hi}, {lo}, rdx",
-            "adc {r6}, {lo}",
-            "adc {r7}, {hi}",
+            "adcx {r6}, {r6}",
+            "adox {r6}, {lo}",
+            "adcx {r7}, {r7}",
+            "adox {r7}, {hi}",
             reduce!(r4, r5, r6, r7),
             a = in(reg) a.as_ptr(),
             r0 = out(reg) r0,
@@ -261,6 +275,97 @@ pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
         );
     }
     [r0, r1, r2, r3]
+}
+
+/// a^(2^n) mod p (weakly reduced), n ≥ 1: n squarings in one assembly loop whose value
+/// stays in registers from one squaring to the next (no store and reload between them, which
+/// the square root's 253 dependent squarings would each wait for). Caller guarantees BMI2 and
+/// ADX.
+#[inline(always)]
+pub(super) fn sqr_n(a: &[u64; 4], n: u32) -> [u64; 4] {
+    debug_assert!(n >= 1);
+    let [mut r0, mut a1, mut a2, mut a3] = *a;
+    let mut count = n as u64;
+    // SAFETY: register-only arithmetic (all fifteen general registers but rsp); the caller
+    // checked that the CPU has BMI2 (mulx) and ADX (adcx/adox). The loop runs n ≥ 1 times.
+    unsafe {
+        asm!(
+            "4:",
+            // Cross products aᵢ·aⱼ, i < j, into r1..r6 (a0 is in r0's register).
+            "mov rdx, {r0}",
+            "mulx {r2}, {r1}, {a1}",
+            "mulx {r3}, {lo}, {a2}",
+            "add {r2}, {lo}",
+            "mulx {r4}, {lo}, {a3}",
+            "adc {r3}, {lo}",
+            "adc {r4}, 0",
+            "mov rdx, {a1}",
+            "mov {r6:e}, 0",
+            "xor {r5:e}, {r5:e}",
+            "mulx {hi}, {lo}, {a2}",
+            "adox {r3}, {lo}",
+            "adcx {r4}, {hi}",
+            "mulx {hi}, {lo}, {a3}",
+            "adox {r4}, {lo}",
+            "adcx {r5}, {hi}",
+            "adox {r5}, {r6}",
+            "mov rdx, {a2}",
+            "mulx {r6}, {lo}, {a3}",
+            "add {r5}, {lo}",
+            "adc {r6}, 0",
+            // 2·cross plus the squares (as in `sqr`); a0² goes to r0, over a0.
+            "xor {r7:e}, {r7:e}",
+            "mov rdx, {r0}",
+            "mulx {hi}, {r0}, rdx",
+            "adcx {r1}, {r1}",
+            "adox {r1}, {hi}",
+            "mov rdx, {a1}",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {r2}, {r2}",
+            "adox {r2}, {lo}",
+            "adcx {r3}, {r3}",
+            "adox {r3}, {hi}",
+            "mov rdx, {a2}",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {r4}, {r4}",
+            "adox {r4}, {lo}",
+            "adcx {r5}, {r5}",
+            "adox {r5}, {hi}",
+            "mov rdx, {a3}",
+            "mulx {hi}, {lo}, rdx",
+            "adcx {r6}, {r6}",
+            "adox {r6}, {lo}",
+            "adcx {r7}, {r7}",
+            "adox {r7}, {hi}",
+            // a1..a3 are free now: a1 is the reduction's zero.
+            "xor {a1:e}, {a1:e}",
+            reduce!(r4, r5, r6, r7; a1),
+            // The result is the next input.
+            "mov {a1}, {r1}",
+            "mov {a2}, {r2}",
+            "mov {a3}, {r3}",
+            "dec {count}",
+            "jnz 4b",
+            r0 = inout(reg) r0,
+            a1 = inout(reg) a1,
+            a2 = inout(reg) a2,
+            a3 = inout(reg) a3,
+            count = inout(reg) count,
+            r1 = out(reg) _,
+            r2 = out(reg) _,
+            r3 = out(reg) _,
+            r4 = out(reg) _,
+            r5 = out(reg) _,
+            r6 = out(reg) _,
+            r7 = out(reg) _,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            out("rdx") _,
+            options(pure, nomem, nostack),
+        );
+    }
+    let _ = count;
+    [r0, a1, a2, a3]
 }
 
 #[cfg(test)]
