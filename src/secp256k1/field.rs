@@ -276,23 +276,33 @@ impl FieldElement {
         Self::fold([r0, r1, r2, r3], c)
     }
 
-    /// `self · other mod p`.
+    /// `self · other mod p`. On x86-64 this tests the CPU at every call (one load and a
+    /// bit test) and keeps the portable fallback out of line, so that the code around it
+    /// holds the assembly path alone; [`FieldMul`] implementations choose once instead.
     #[inline(always)]
     pub fn mul(&self, other: &Self) -> Self {
         #[cfg(target_arch = "x86_64")]
-        if has_adx() {
-            return Self(super::field_adx::mul(&self.0, &other.0));
+        {
+            if has_adx() {
+                return Self(super::field_adx::mul(&self.0, &other.0));
+            }
+            mul_out_of_line(self, other)
         }
+        #[cfg(not(target_arch = "x86_64"))]
         self.mul_portable(other)
     }
 
-    /// `self²` mod p.
+    /// `self²` mod p (see [`FieldElement::mul`] for the CPU test).
     #[inline(always)]
     pub fn sqr(&self) -> Self {
         #[cfg(target_arch = "x86_64")]
-        if has_adx() {
-            return Self(super::field_adx::sqr(&self.0));
+        {
+            if has_adx() {
+                return Self(super::field_adx::sqr(&self.0));
+            }
+            sqr_out_of_line(self)
         }
+        #[cfg(not(target_arch = "x86_64"))]
         self.sqr_portable()
     }
 
@@ -491,6 +501,21 @@ impl FieldMul for Portable {
     fn sqr(self, a: &FieldElement) -> FieldElement {
         a.sqr_portable()
     }
+}
+
+/// The portable multiply behind [`FieldElement::mul`]'s CPU test on x86-64 (CPUs without
+/// BMI2 and ADX), kept out of line.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn mul_out_of_line(a: &FieldElement, b: &FieldElement) -> FieldElement {
+    a.mul_portable(b)
+}
+
+/// The portable square behind [`FieldElement::sqr`]'s CPU test on x86-64, out of line.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn sqr_out_of_line(a: &FieldElement) -> FieldElement {
+    a.sqr_portable()
 }
 
 /// True if the CPU has BMI2 and ADX (detected once, by `crate::dispatch`).
