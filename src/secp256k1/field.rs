@@ -266,6 +266,18 @@ impl FieldElement {
         Self::ZERO.sub(self)
     }
 
+    /// `K · self` for a small constant K: a shift for 2, 4 and 8.
+    #[inline(always)]
+    pub fn scale<const K: u64>(&self) -> Self {
+        match K {
+            1 => *self,
+            2 => self.shl(1),
+            4 => self.shl(2),
+            8 => self.shl(3),
+            _ => self.mul_int(K),
+        }
+    }
+
     /// `self · k` for a small integer k.
     #[inline(always)]
     pub fn mul_int(&self, k: u64) -> Self {
@@ -461,6 +473,17 @@ pub trait FieldMul: Copy {
     fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement;
     /// `a²` mod p (weakly reduced).
     fn sqr(self, a: &FieldElement) -> FieldElement;
+    /// `K · a · b` mod p for 1 ≤ K ≤ 8: a product and a small multiple that formulas need
+    /// together (3X², 4·X·Y², 2·Y·Z), which an implementation may fuse into one reduction.
+    #[inline(always)]
+    fn mul_scaled<const K: u64>(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        self.mul(a, b).scale::<K>()
+    }
+    /// `K · a²` mod p for 1 ≤ K ≤ 8 (see [`FieldMul::mul_scaled`]).
+    #[inline(always)]
+    fn sqr_scaled<const K: u64>(self, a: &FieldElement) -> FieldElement {
+        self.sqr(a).scale::<K>()
+    }
     /// `a^(2^k)`.
     #[inline(always)]
     fn sqr_n(self, a: &FieldElement, k: u32) -> FieldElement {
@@ -762,6 +785,16 @@ mod tests {
             assert_eq!(val(&Checked.mul(&fa, &fb)), want);
             assert_eq!(val(&Portable.mul(&fa, &fb)), want);
             assert_eq!(val(&Portable.sqr_n(&fa, 3)), val(&fa.sqr().sqr().sqr()));
+            for (k, got) in [
+                (2u8, Portable.mul_scaled::<2>(&fa, &fb)),
+                (3, Checked.mul_scaled::<3>(&fa, &fb)),
+                (4, Portable.mul_scaled::<4>(&fa, &fb)),
+                (8, Checked.mul_scaled::<8>(&fa, &fb)),
+                (5, Portable.mul_scaled::<5>(&fa, &fb)),
+            ] {
+                assert_eq!(val(&got), (&want * k) % &p);
+            }
+            assert_eq!(val(&Portable.sqr_scaled::<3>(&fa)), (a * a * 3u8) % &p);
             let root = fa.sqrt_with(Portable).map(|r| val(&r));
             assert_eq!(root, fa.sqrt().map(|r| val(&r)));
             #[cfg(target_arch = "x86_64")]
@@ -771,6 +804,12 @@ mod tests {
                 for k in [1, 2, 3, 11, 23] {
                     assert_eq!(val(&adx.sqr_n(&fa, k)), val(&Portable.sqr_n(&fa, k)));
                 }
+                assert_eq!(val(&adx.mul_scaled::<2>(&fa, &fb)), (&want * 2u8) % &p);
+                assert_eq!(val(&adx.mul_scaled::<3>(&fa, &fb)), (&want * 3u8) % &p);
+                assert_eq!(val(&adx.mul_scaled::<4>(&fa, &fb)), (&want * 4u8) % &p);
+                assert_eq!(val(&adx.mul_scaled::<8>(&fa, &fb)), (&want * 8u8) % &p);
+                assert_eq!(val(&adx.sqr_scaled::<3>(&fa)), (a * a * 3u8) % &p);
+                assert_eq!(val(&adx.sqr_scaled::<8>(&fa)), (a * a * 8u8) % &p);
                 assert_eq!(fa.sqrt_with(adx).map(|r| val(&r)), root);
             }
         }

@@ -173,14 +173,14 @@ impl Jacobian {
         if self.infinity {
             return *self;
         }
-        // y = 0 cannot happen: the group has odd prime order.
-        let x2 = m.sqr(&self.x);
-        let mm = x2.shl(1).add(&x2); // 3X²
+        // y = 0 cannot happen: the group has odd prime order. The small multiples (3X², 4T,
+        // 8Y⁴, 2YZ) come out of the products' reductions (FieldMul::*_scaled).
+        let mm = m.sqr_scaled::<3>(&self.x); // M = 3X²
         let s = m.sqr(&self.y); // Y²
-        let t = m.mul(&self.x, &s); // X·Y²
-        let x3 = m.sqr(&mm).sub(&t.shl(3)); // M² − 8T
-        let y3 = m.mul(&mm, &t.shl(2).sub(&x3)).sub(&m.sqr(&s).shl(3)); // M(4T − X3) − 8Y⁴
-        let z3 = m.mul(&self.y, &self.z).shl(1); // 2YZ
+        let t4 = m.mul_scaled::<4>(&self.x, &s); // 4T = 4X·Y²
+        let x3 = m.sqr(&mm).sub(&t4.dbl()); // M² − 8T
+        let y3 = m.mul(&mm, &t4.sub(&x3)).sub(&m.sqr_scaled::<8>(&s)); // M(4T − X3) − 8Y⁴
+        let z3 = m.mul_scaled::<2>(&self.y, &self.z); // 2YZ
         Self {
             x: x3,
             y: y3,
