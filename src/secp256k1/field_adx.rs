@@ -42,6 +42,14 @@ impl FieldMul for MulxAdx {
         FieldElement(sqr_scaled::<K>(&a.0))
     }
     #[inline(always)]
+    fn mul_sub(self, a: &FieldElement, b: &FieldElement, c: &FieldElement) -> FieldElement {
+        FieldElement(mul_sub(&a.0, &b.0, &c.0))
+    }
+    #[inline(always)]
+    fn sqr_sub(self, a: &FieldElement, c: &FieldElement) -> FieldElement {
+        FieldElement(sqr_sub(&a.0, &c.0))
+    }
+    #[inline(always)]
     fn sqr_n(self, a: &FieldElement, k: u32) -> FieldElement {
         if k == 0 {
             return *a;
@@ -111,6 +119,43 @@ macro_rules! reduce {
         concat!(
             "mov rdx, 0x1000003D1\n",
             fold_high!($h0, $h1, $h2, $h3; $z),
+            fold_overflow!($h0),
+        )
+    };
+}
+
+/// [`reduce`] of the value minus c (256 bits behind the pointer `c`): c is subtracted from
+/// r0..r3 after the first fold, its borrow from the overflow word. That word is 0 only when
+/// the value's high half is tiny, so a borrow past it (a negative result) is rare: it jumps
+/// to a cold section that takes P_C away for the lost 2²⁵⁶ (twice if that borrows again)
+/// and goes on with a zero overflow. A subtraction the formulas would otherwise do as a
+/// separate operation costs five instructions here.
+macro_rules! reduce_sub {
+    ($h0:ident, $h1:ident, $h2:ident, $h3:ident; $z:ident) => {
+        concat!(
+            "mov rdx, 0x1000003D1\n",
+            fold_high!($h0, $h1, $h2, $h3; $z),
+            "sub {r0}, [{c}]\n",
+            "sbb {r1}, [{c} + 8]\n",
+            "sbb {r2}, [{c} + 16]\n",
+            "sbb {r3}, [{c} + 24]\n",
+            "sbb {", stringify!($h0), "}, 0\n",
+            "jc 7f\n",
+            "6:\n",
+            ".pushsection .text.unlikely.asmcrypto_field_adx, \"ax\", @progbits\n",
+            "7:\n",
+            "xor {", stringify!($h0), ":e}, {", stringify!($h0), ":e}\n",
+            "sub {r0}, rdx\n",
+            "sbb {r1}, 0\n",
+            "sbb {r2}, 0\n",
+            "sbb {r3}, 0\n",
+            "jnc 6b\n",
+            "sub {r0}, rdx\n",
+            "sbb {r1}, 0\n",
+            "sbb {r2}, 0\n",
+            "sbb {r3}, 0\n",
+            "jmp 6b\n",
+            ".popsection\n",
             fold_overflow!($h0),
         )
     };
@@ -393,6 +438,68 @@ pub(super) fn sqr_scaled<const K: u64>(a: &[u64; 4]) -> [u64; 4] {
                 options(pure, readonly, nostack),
             );
         }
+    }
+    [r0, r1, r2, r3]
+}
+
+/// a·b − c mod p (weakly reduced). Caller guarantees BMI2 and ADX.
+#[inline(always)]
+pub(super) fn mul_sub(a: &[u64; 4], b: &[u64; 4], c: &[u64; 4]) -> [u64; 4] {
+    let [mut a0, mut a1, mut a2, mut a3] = *a;
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: reads 4 words behind `b` and `c` (valid references); writes only the declared
+    // registers; the caller checked that the CPU has BMI2 (mulx) and ADX (adcx/adox).
+    unsafe {
+        asm!(
+            mul_rows!(),
+            reduce_sub!(a0, a1, a2, a3; z),
+            b = in(reg) b.as_ptr(),
+            c = in(reg) c.as_ptr(),
+            a0 = inout(reg) a0,
+            a1 = inout(reg) a1,
+            a2 = inout(reg) a2,
+            a3 = inout(reg) a3,
+            r0 = out(reg) r0,
+            r1 = out(reg) r1,
+            r2 = out(reg) r2,
+            r3 = out(reg) r3,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            z = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    let _ = (a0, a1, a2, a3);
+    [r0, r1, r2, r3]
+}
+
+/// a² − c mod p (weakly reduced). Caller guarantees BMI2 and ADX.
+#[inline(always)]
+pub(super) fn sqr_sub(a: &[u64; 4], c: &[u64; 4]) -> [u64; 4] {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: reads 4 words behind `a` and `c` (valid references); writes only the declared
+    // registers; the caller checked that the CPU has BMI2 (mulx) and ADX (adcx/adox).
+    unsafe {
+        asm!(
+            sqr_products!(),
+            reduce_sub!(r4, r5, r6, r7; z),
+            a = in(reg) a.as_ptr(),
+            c = in(reg) c.as_ptr(),
+            r0 = out(reg) r0,
+            r1 = out(reg) r1,
+            r2 = out(reg) r2,
+            r3 = out(reg) r3,
+            r4 = out(reg) _,
+            r5 = out(reg) _,
+            r6 = out(reg) _,
+            r7 = out(reg) _,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            z = out(reg) _,
+            out("rdx") _,
+            options(pure, readonly, nostack),
+        );
     }
     [r0, r1, r2, r3]
 }

@@ -178,8 +178,8 @@ impl Jacobian {
         let mm = m.sqr_scaled::<3>(&self.x); // M = 3X²
         let s = m.sqr(&self.y); // Y²
         let t4 = m.mul_scaled::<4>(&self.x, &s); // 4T = 4X·Y²
-        let x3 = m.sqr(&mm).sub(&t4.dbl()); // M² − 8T
-        let y3 = m.mul(&mm, &t4.sub(&x3)).sub(&m.sqr_scaled::<8>(&s)); // M(4T − X3) − 8Y⁴
+        let x3 = m.sqr_sub(&mm, &t4.dbl()); // M² − 8T
+        let y3 = m.mul_sub(&mm, &t4.sub(&x3), &m.sqr_scaled::<8>(&s)); // M(4T − X3) − 8Y⁴
         let z3 = m.mul_scaled::<2>(&self.y, &self.z); // 2YZ
         Self {
             x: x3,
@@ -260,8 +260,8 @@ impl Jacobian {
         let h3 = m.mul(&h, &h2);
         let t = m.mul(&self.x, &h2); // U1·H²
         let z3 = m.mul(&self.z, &h);
-        let x3 = m.sqr(&i).sub(&h3).sub(&t.shl(1));
-        let y3 = m.mul(&i, &t.sub(&x3)).sub(&m.mul(&self.y, &h3));
+        let x3 = m.sqr_sub(&i, &h3.add(&t.dbl())); // I² − H³ − 2T
+        let y3 = m.mul_sub(&i, &t.sub(&x3), &m.mul(&self.y, &h3)); // I(T − X3) − Y·H³
         (
             Self {
                 x: x3,
