@@ -207,9 +207,9 @@ impl Jacobian {
             return (b.to_jacobian(), None);
         }
         let zz = m.sqr(&self.z);
-        let u2 = m.mul(&b.x, &zz);
-        let s2 = m.mul(&m.mul(&b.y, &self.z), &zz); // y·Z runs beside Z²
-        self.add_finish(m, u2, s2)
+        let h = m.mul_sub(&b.x, &zz, &self.x); // U2 − X1
+        let i = m.mul_sub(&m.mul(&b.y, &self.z), &zz, &self.y); // S2 − Y1; y·Z runs beside Z²
+        self.add_finish(m, h, i)
     }
 
     /// P + Q where Q = (b.x : b.y : 1/bzinv) — an affine point of another frame scaled by
@@ -239,16 +239,15 @@ impl Jacobian {
         }
         let az = m.mul(&self.z, bzinv);
         let zz = m.sqr(&az);
-        let u2 = m.mul(&b.x, &zz);
-        let s2 = m.mul(&m.mul(&b.y, &zz), &az);
-        self.add_finish(m, u2, s2).0
+        let h = m.mul_sub(&b.x, &zz, &self.x); // U2 − X1
+        let i = m.mul_sub(&m.mul(&b.y, &zz), &az, &self.y); // S2 − Y1
+        self.add_finish(m, h, i).0
     }
 
-    /// The shared tail of the mixed additions: U1 = X1, S1 = Y1, given U2 and S2.
+    /// The shared tail of the mixed additions: U1 = X1, S1 = Y1, given H = U2 − U1 and
+    /// I = S2 − S1.
     #[inline(always)]
-    fn add_finish<M: FieldMul>(&self, m: M, u2: Fe, s2: Fe) -> (Self, Option<Fe>) {
-        let h = u2.sub(&self.x);
-        let i = s2.sub(&self.y);
+    fn add_finish<M: FieldMul>(&self, m: M, h: Fe, i: Fe) -> (Self, Option<Fe>) {
         if h.normalizes_to_zero() {
             if i.normalizes_to_zero() {
                 // P = Q.
