@@ -150,6 +150,20 @@ fn g_entry(table: &tables::OddMultiples, digit: i32) -> Affine {
     if digit > 0 { p } else { p.neg() }
 }
 
+/// `r ← r + p` for an entry of an R table: one out-of-line copy of the mixed addition
+/// serves both tables, so the loop's code stays small (the uop caches hold it).
+#[inline(never)]
+fn add_r<M: FieldMul>(m: M, r: &mut Jacobian, p: &Affine) {
+    *r = r.add_ge_with(m, p).0;
+}
+
+/// `r ← r + p` for a static G-table entry (mapped into the R tables' frame by `zt`), one
+/// out-of-line copy for both tables.
+#[inline(never)]
+fn add_g<M: FieldMul>(m: M, r: &mut Jacobian, p: &Affine, zt: &Fe) {
+    *r = r.add_zinv_with(m, p, zt);
+}
+
 /// Everything one double-scalar multiplication needs for its main loop: the four wNAFs,
 /// the R tables and the frame factor.
 pub(crate) struct Strauss {
@@ -253,19 +267,19 @@ impl Strauss {
         *r = r.double_with(m);
         let d = self.wnaf[0][i];
         if d != 0 {
-            *r = r.add_ge_with(m, &table_entry(&self.pre_a, d)).0;
+            add_r(m, r, &table_entry(&self.pre_a, d));
         }
         let d = self.wnaf[1][i];
         if d != 0 {
-            *r = r.add_ge_with(m, &table_entry(&self.pre_lam, d)).0;
+            add_r(m, r, &table_entry(&self.pre_lam, d));
         }
         let d = self.wnaf[2][i];
         if d != 0 {
-            *r = r.add_zinv_with(m, &g_entry(tables::pre_g(), d), &self.zt);
+            add_g(m, r, &g_entry(tables::pre_g(), d), &self.zt);
         }
         let d = self.wnaf[3][i];
         if d != 0 {
-            *r = r.add_zinv_with(m, &g_entry(tables::pre_g128(), d), &self.zt);
+            add_g(m, r, &g_entry(tables::pre_g128(), d), &self.zt);
         }
     }
 
