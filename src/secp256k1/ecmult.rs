@@ -257,8 +257,9 @@ impl Strauss {
         self.step_with(Checked, r, i)
     }
 
-    /// [`Strauss::step`] on the multiply `m`. The doubling and the additions are inlined
-    /// and update `r` in place.
+    /// [`Strauss::step`] on the multiply `m`. The doubling is inlined; the additions call
+    /// one out-of-line copy per kind ([`add_r`], [`add_g`]), which keeps the loop's code
+    /// within the uop caches.
     #[inline]
     pub(crate) fn step_with<M: FieldMul>(&self, m: M, r: &mut Jacobian, i: usize) {
         if i >= self.bits {

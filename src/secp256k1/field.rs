@@ -811,7 +811,11 @@ mod tests {
             assert_eq!(val(&Checked.sqr_sub(&fa, &fc)), want_sq);
             #[cfg(target_arch = "x86_64")]
             if let Some(adx) = super::super::field_adx::MulxAdx::detect() {
-                assert_eq!(val(&adx.mul_sub(&fa, &fb, &fc)), want, "{a:x?} {b:x?} {c:x?}");
+                assert_eq!(
+                    val(&adx.mul_sub(&fa, &fb, &fc)),
+                    want,
+                    "{a:x?} {b:x?} {c:x?}"
+                );
                 assert_eq!(val(&adx.sqr_sub(&fa, &fc)), want_sq, "{a:x?} {c:x?}");
             }
         }

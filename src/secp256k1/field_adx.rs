@@ -65,19 +65,37 @@ macro_rules! fold_high {
     ($h0:ident, $h1:ident, $h2:ident, $h3:ident; $z:ident) => {
         concat!(
             "xor {lo:e}, {lo:e}\n",
-            "mulx {hi}, {lo}, {", stringify!($h0), "}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($h0),
+            "}\n",
             "adox {r0}, {lo}\n",
             "adcx {r1}, {hi}\n",
-            "mulx {hi}, {lo}, {", stringify!($h1), "}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($h1),
+            "}\n",
             "adox {r1}, {lo}\n",
             "adcx {r2}, {hi}\n",
-            "mulx {hi}, {lo}, {", stringify!($h2), "}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($h2),
+            "}\n",
             "adox {r2}, {lo}\n",
             "adcx {r3}, {hi}\n",
-            "mulx {", stringify!($h0), "}, {lo}, {", stringify!($h3), "}\n",
+            "mulx {",
+            stringify!($h0),
+            "}, {lo}, {",
+            stringify!($h3),
+            "}\n",
             "adox {r3}, {lo}\n",
-            "adcx {", stringify!($h0), "}, {", stringify!($z), "}\n",
-            "adox {", stringify!($h0), "}, {", stringify!($z), "}\n",
+            "adcx {",
+            stringify!($h0),
+            "}, {",
+            stringify!($z),
+            "}\n",
+            "adox {",
+            stringify!($h0),
+            "}, {",
+            stringify!($z),
+            "}\n",
         )
     };
 }
@@ -90,7 +108,9 @@ macro_rules! fold_high {
 macro_rules! fold_overflow {
     ($ov:ident) => {
         concat!(
-            "mulx {hi}, {lo}, {", stringify!($ov), "}\n",
+            "mulx {hi}, {lo}, {",
+            stringify!($ov),
+            "}\n",
             "add {r0}, {lo}\n",
             "adc {r1}, {hi}\n",
             "jc 3f\n",
@@ -702,7 +722,16 @@ mod tests {
             return;
         }
         fn run<const K: u64>(t: [u64; 8]) -> [u64; 4] {
-            let [mut r0, mut r1, mut r2, mut r3, mut r4, mut r5, mut r6, mut r7] = t;
+            let [
+                mut r0,
+                mut r1,
+                mut r2,
+                mut r3,
+                mut r4,
+                mut r5,
+                mut r6,
+                mut r7,
+            ] = t;
             // SAFETY: register-only arithmetic; BMI2 and ADX checked by the caller.
             unsafe {
                 asm!(

@@ -165,9 +165,11 @@ impl Jacobian {
         self.double_with(Checked)
     }
 
-    /// [`Jacobian::double`] on the multiply `m`, always inlined: for the main loop of
-    /// `ecmult`, where the call and the copies of its result through memory cost more than
-    /// the code size.
+    /// [`Jacobian::double`] on the multiply `m`, always inlined: into the main loop of
+    /// `ecmult`, where a call and the copies of its result through memory cost more than
+    /// the code size. The small multiples come out of the products' reductions and the two
+    /// subtractions after a product out of its reduction (`FieldMul::mul_scaled`,
+    /// `mul_sub`): two linear operations remain where the plain formula has nine.
     #[inline(always)]
     pub fn double_with<M: FieldMul>(&self, m: M) -> Self {
         if self.infinity {
@@ -196,8 +198,9 @@ impl Jacobian {
         self.add_ge_with(Checked, b)
     }
 
-    /// [`Jacobian::add_ge`] on the multiply `m`, always inlined (see
-    /// [`Jacobian::double_with`]).
+    /// [`Jacobian::add_ge`] on the multiply `m`, always inlined (into `ecmult`'s one
+    /// out-of-line addition per kind, and the table build). H and I come out of fused
+    /// subtractions (`FieldMul::mul_sub`).
     #[inline(always)]
     pub fn add_ge_with<M: FieldMul>(&self, m: M, b: &Affine) -> (Self, Option<Fe>) {
         if b.infinity {
@@ -221,7 +224,7 @@ impl Jacobian {
     }
 
     /// [`Jacobian::add_zinv`] on the multiply `m`, always inlined (see
-    /// [`Jacobian::double_with`]).
+    /// [`Jacobian::add_ge_with`]).
     #[inline(always)]
     pub fn add_zinv_with<M: FieldMul>(&self, m: M, b: &Affine, bzinv: &Fe) -> Self {
         if b.infinity {
