@@ -5,6 +5,9 @@
 //! "weakly reduced" form, using 2²⁵⁶ ≡ 2³² + 977 (mod p) to fold carries and borrows;
 //! [`FieldElement::normalize`] gives the canonical value below p.
 //!
+//! Multiplications run on a [`FieldMul`]: the MULX/ADX assembly of `field_adx` (with its
+//! fused forms), the portable Rust, or [`Checked`], which tests the CPU at every call.
+//!
 //! Everything here is variable time; see the crate docs.
 
 // `FieldElement` is also compiled into build.rs (to generate the ecmult tables), where much
