@@ -13,7 +13,7 @@
 //!   [`Jacobian::add_zinv`], which maps them into that frame on the fly, and the result
 //!   is mapped back with one multiplication of Z at the end.
 
-use super::field::FieldElement as Fe;
+use super::field::{Checked, FieldElement as Fe, FieldMul, Portable};
 use super::glv;
 use super::group::{Affine, Jacobian};
 use super::scalar::Scalar;
@@ -43,9 +43,16 @@ pub fn recode_wnaf(out: &mut [i32; WNAF_LEN], s: &Scalar, w: u32) -> usize {
     let mut bit = 0u32;
     let mut top = 0usize;
     while bit < len {
-        if v.bits(bit, 1) == carry {
-            bit += 1;
+        // Skip the run of positions whose bit equals the carry (zeros, or ones while a
+        // carry is pending) in one step: a digit starts at the first bit that differs.
+        let differs = v.bits(bit, 32) ^ carry.wrapping_neg();
+        if differs == 0 {
+            bit += 32;
             continue;
+        }
+        bit += differs.trailing_zeros();
+        if bit >= len {
+            break;
         }
         let now = w.min(len - bit);
         let mut word = (v.bits(bit, now) + carry) as i32;
@@ -62,8 +69,9 @@ pub fn recode_wnaf(out: &mut [i32; WNAF_LEN], s: &Scalar, w: u32) -> usize {
 /// The odd multiples A, 3A, …, 15A as affine points of one isomorphic frame, and the
 /// factor Zt that maps that frame back: a Jacobian (X : Y : Z) there is (X : Y : Z·Zt) on
 /// the curve. `a` must not be infinity.
-fn odd_multiples_table(a: &Affine) -> ([Affine; TABLE_A], Fe) {
-    let d = a.to_jacobian().double();
+#[inline]
+fn odd_multiples_table<M: FieldMul>(m: M, a: &Affine) -> ([Affine; TABLE_A], Fe) {
+    let d = a.to_jacobian().double_with(m);
     let c = d.z;
     // In the frame where 2A is affine (coordinates scaled by C = Z(2A)), A becomes
     // (C²·x, C³·y) with Z = 1.
@@ -72,18 +80,18 @@ fn odd_multiples_table(a: &Affine) -> ([Affine; TABLE_A], Fe) {
         y: d.y,
         infinity: false,
     };
-    let c2 = c.sqr();
-    let c3 = c2.mul(&c);
+    let c2 = m.sqr(&c);
+    let c3 = m.mul(&c2, &c);
     let mut pts = [Jacobian::INFINITY; TABLE_A];
     let mut zr = [Fe::ONE; TABLE_A];
     pts[0] = Jacobian {
-        x: a.x.mul(&c2),
-        y: a.y.mul(&c3),
+        x: m.mul(&a.x, &c2),
+        y: m.mul(&a.y, &c3),
         z: Fe::ONE,
         infinity: false,
     };
     for i in 1..TABLE_A {
-        let (p, ratio) = pts[i - 1].add_ge(&d_ge);
+        let (p, ratio) = pts[i - 1].add_ge_with(m, &d_ge);
         match ratio {
             Some(r) => zr[i] = r,
             // (2i−1)·A = ±2A is impossible in a group of prime order n > 15, so this arm
@@ -102,18 +110,18 @@ fn odd_multiples_table(a: &Affine) -> ([Affine; TABLE_A], Fe) {
     };
     let mut zs = zr[last];
     for i in (0..last).rev() {
-        let zs2 = zs.sqr();
-        let zs3 = zs2.mul(&zs);
+        let zs2 = m.sqr(&zs);
+        let zs3 = m.mul(&zs2, &zs);
         out[i] = Affine {
-            x: pts[i].x.mul(&zs2),
-            y: pts[i].y.mul(&zs3),
+            x: m.mul(&pts[i].x, &zs2),
+            y: m.mul(&pts[i].y, &zs3),
             infinity: false,
         };
         if i > 0 {
-            zs = zs.mul(&zr[i]);
+            zs = m.mul(&zs, &zr[i]);
         }
     }
-    (out, c.mul(&pts[last].z))
+    (out, m.mul(&c, &pts[last].z))
 }
 
 /// Table of odd multiples with true affine points (one inversion per entry); only reached
@@ -142,6 +150,20 @@ fn g_entry(table: &tables::OddMultiples, digit: i32) -> Affine {
     if digit > 0 { p } else { p.neg() }
 }
 
+/// `r ← r + p` for an entry of an R table: one out-of-line copy of the mixed addition
+/// serves both tables, so the loop's code stays small (the uop caches hold it).
+#[inline(never)]
+fn add_r<M: FieldMul>(m: M, r: &mut Jacobian, p: &Affine) {
+    *r = r.add_ge_with(m, p).0;
+}
+
+/// `r ← r + p` for a static G-table entry (mapped into the R tables' frame by `zt`), one
+/// out-of-line copy for both tables.
+#[inline(never)]
+fn add_g<M: FieldMul>(m: M, r: &mut Jacobian, p: &Affine, zt: &Fe) {
+    *r = r.add_zinv_with(m, p, zt);
+}
+
 /// Everything one double-scalar multiplication needs for its main loop: the four wNAFs,
 /// the R tables and the frame factor.
 pub(crate) struct Strauss {
@@ -157,31 +179,55 @@ impl Strauss {
     /// Recodes na (GLV halves, width 5) and ng (128-bit halves, width 15) and builds the
     /// odd-multiple table of `a` (not infinity).
     pub(crate) fn new(a: &Affine, na: &Scalar, ng: &Scalar) -> Self {
-        let (na1, na_lam) = glv::split_lambda(na);
+        let mut st = Self::for_g(ng);
+        st.add_a(Checked, a, na);
+        st
+    }
+
+    /// The G half alone: recodes ng (128-bit halves, width 15); [`Strauss::add_a`] adds
+    /// A's half. Apart so that a recovery can recode ng and prefetch its table entries
+    /// ([`Strauss::prefetch_g`]) before the square root that finds A, which then hides
+    /// their memory latency.
+    pub(crate) fn for_g(ng: &Scalar) -> Self {
         let mut wnaf = [[0i32; WNAF_LEN]; 4];
         let ng1 = Scalar::from_words([ng.0[0], ng.0[1], 0, 0]);
         let ng128 = Scalar::from_words([ng.0[2], ng.0[3], 0, 0]);
-        let mut bits = 0;
-        for (k, (s, w)) in [
-            (na1, WINDOW_A),
-            (na_lam, WINDOW_A),
-            (ng1, WINDOW_G),
-            (ng128, WINDOW_G),
-        ]
-        .iter()
-        .enumerate()
-        {
-            bits = bits.max(recode_wnaf(&mut wnaf[k], s, *w));
-        }
-        let (pre_a, zt) = odd_multiples_table(a);
-        let pre_lam = pre_a.map(|p| p.endo());
+        let bits = recode_wnaf(&mut wnaf[2], &ng1, WINDOW_G).max(recode_wnaf(
+            &mut wnaf[3],
+            &ng128,
+            WINDOW_G,
+        ));
         Strauss {
             wnaf,
             bits,
-            pre_a,
-            pre_lam,
-            zt,
+            pre_a: [Affine::INFINITY; TABLE_A],
+            pre_lam: [Affine::INFINITY; TABLE_A],
+            zt: Fe::ONE,
         }
+    }
+
+    /// Adds na·A (`a` not infinity): recodes na's GLV halves (width 5) and builds the
+    /// odd-multiple table of `a` and its λ image, on the multiply `m`.
+    #[inline(always)]
+    pub(crate) fn add_a<M: FieldMul>(&mut self, m: M, a: &Affine, na: &Scalar) {
+        let (na1, na_lam) = glv::split_lambda(na);
+        let b1 = recode_wnaf(&mut self.wnaf[0], &na1, WINDOW_A);
+        let b2 = recode_wnaf(&mut self.wnaf[1], &na_lam, WINDOW_A);
+        self.bits = self.bits.max(b1).max(b2);
+        let (pre_a, zt) = odd_multiples_table(m, a);
+        self.pre_lam = pre_a.map(|p| p.endo_with(m));
+        self.pre_a = pre_a;
+        self.zt = zt;
+    }
+
+    /// The whole loop and the map back from the isomorphic frame, on the multiply `m`.
+    #[inline(always)]
+    pub(crate) fn run<M: FieldMul>(&self, m: M) -> Jacobian {
+        let mut r = Jacobian::INFINITY;
+        for i in (0..self.bits).rev() {
+            self.step_with(m, &mut r, i);
+        }
+        self.finish_with(m, r)
     }
 
     /// Asks for the static-table entries of the G digits in advance: the two tables (1 MiB)
@@ -208,46 +254,68 @@ impl Strauss {
     /// One step of the loop at digit position `i`: r ← 2r + the digits at i.
     #[inline]
     pub(crate) fn step(&self, r: &mut Jacobian, i: usize) {
+        self.step_with(Checked, r, i)
+    }
+
+    /// [`Strauss::step`] on the multiply `m`. The doubling is inlined; the additions call
+    /// one out-of-line copy per kind ([`add_r`], [`add_g`]), which keeps the loop's code
+    /// within the uop caches.
+    #[inline]
+    pub(crate) fn step_with<M: FieldMul>(&self, m: M, r: &mut Jacobian, i: usize) {
         if i >= self.bits {
             return;
         }
-        r.double_assign();
+        *r = r.double_with(m);
         let d = self.wnaf[0][i];
         if d != 0 {
-            r.add_ge_assign(&table_entry(&self.pre_a, d));
+            add_r(m, r, &table_entry(&self.pre_a, d));
         }
         let d = self.wnaf[1][i];
         if d != 0 {
-            r.add_ge_assign(&table_entry(&self.pre_lam, d));
+            add_r(m, r, &table_entry(&self.pre_lam, d));
         }
         let d = self.wnaf[2][i];
         if d != 0 {
-            r.add_zinv_assign(&g_entry(tables::pre_g(), d), &self.zt);
+            add_g(m, r, &g_entry(tables::pre_g(), d), &self.zt);
         }
         let d = self.wnaf[3][i];
         if d != 0 {
-            r.add_zinv_assign(&g_entry(tables::pre_g128(), d), &self.zt);
+            add_g(m, r, &g_entry(tables::pre_g128(), d), &self.zt);
         }
     }
 
     /// Maps the loop's result back from the isomorphic frame.
-    pub(crate) fn finish(&self, mut r: Jacobian) -> Jacobian {
+    pub(crate) fn finish(&self, r: Jacobian) -> Jacobian {
+        self.finish_with(Checked, r)
+    }
+
+    /// [`Strauss::finish`] on the multiply `m`.
+    #[inline(always)]
+    pub(crate) fn finish_with<M: FieldMul>(&self, m: M, mut r: Jacobian) -> Jacobian {
         if !r.infinity {
-            r.z = r.z.mul(&self.zt);
+            r.z = m.mul(&r.z, &self.zt);
         }
         r
     }
 }
 
 /// na·A + ng·G in Jacobian coordinates. `a` must not be infinity.
+#[cfg_attr(not(feature = "alloy"), allow(dead_code))]
 pub fn ecmult(a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
-    let st = Strauss::new(a, na, ng);
-    st.prefetch_g();
-    let mut r = Jacobian::INFINITY;
-    for i in (0..st.bits()).rev() {
-        st.step(&mut r, i);
+    #[cfg(target_arch = "x86_64")]
+    if let Some(m) = super::field_adx::MulxAdx::detect() {
+        return ecmult_with(m, a, na, ng);
     }
-    st.finish(r)
+    ecmult_with(Portable, a, na, ng)
+}
+
+/// [`ecmult`] on the multiply `m` (the whole loop compiled for it).
+#[inline(always)]
+pub(crate) fn ecmult_with<M: FieldMul>(m: M, a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
+    let mut st = Strauss::for_g(ng);
+    st.prefetch_g();
+    st.add_a(m, a, na);
+    st.run(m)
 }
 
 #[cfg(test)]

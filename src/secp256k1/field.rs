@@ -5,6 +5,9 @@
 //! "weakly reduced" form, using 2²⁵⁶ ≡ 2³² + 977 (mod p) to fold carries and borrows;
 //! [`FieldElement::normalize`] gives the canonical value below p.
 //!
+//! Multiplications run on a [`FieldMul`]: the MULX/ADX assembly of `field_adx` (with its
+//! fused forms), the portable Rust, or [`Checked`], which tests the CPU at every call.
+//!
 //! Everything here is variable time; see the crate docs.
 
 // `FieldElement` is also compiled into build.rs (to generate the ecmult tables), where much
@@ -37,15 +40,59 @@ fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 }
 
 #[inline(always)]
-fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    let t = (a as u128).wrapping_sub(b as u128 + borrow as u128);
-    (t as u64, (t >> 127) as u64)
-}
-
-#[inline(always)]
 fn mac(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
     let t = acc as u128 + a as u128 * b as u128 + carry as u128;
     (t as u64, (t >> 64) as u64)
+}
+
+/// a + b + carry, and the carry out (written so that LLVM emits one `adc`).
+#[inline(always)]
+fn add_carry(a: u64, b: u64, carry: bool) -> (u64, bool) {
+    let (s, c1) = a.overflowing_add(b);
+    let (s, c2) = s.overflowing_add(carry as u64);
+    (s, c1 | c2)
+}
+
+/// a − b − borrow, and the borrow out (one `sbb`).
+#[inline(always)]
+fn sub_borrow(a: u64, b: u64, borrow: bool) -> (u64, bool) {
+    let (d, b1) = a.overflowing_sub(b);
+    let (d, b2) = d.overflowing_sub(borrow as u64);
+    (d, b1 | b2)
+}
+
+/// The rare tail of a fold that carried out of limb 1: r + 2¹²⁸, and P_C more if that
+/// passes 2²⁵⁶ (every fold adds less than 2⁹⁸, so the wrapped value is below 2⁹⁸ and
+/// cannot wrap again).
+#[cold]
+#[inline(never)]
+fn carry_into_limb2([r0, r1, r2, r3]: [u64; 4]) -> FieldElement {
+    let (r2, c) = add_carry(r2, 1, false);
+    let (r3, c) = add_carry(r3, 0, c);
+    if !c {
+        return FieldElement([r0, r1, r2, r3]);
+    }
+    let (r0, c) = add_carry(r0, P_C, false);
+    let (r1, c) = add_carry(r1, 0, c);
+    let (r2, c) = add_carry(r2, 0, c);
+    FieldElement([r0, r1, r2, r3 + c as u64])
+}
+
+/// The rare tail of a subtraction whose P_C correction borrowed out of limb 1: r − 2¹²⁸,
+/// and P_C less if that passes below 0 (the wrapped value is then above 2²⁵⁶ − P_C, so it
+/// cannot borrow again).
+#[cold]
+#[inline(never)]
+fn borrow_from_limb2([r0, r1, r2, r3]: [u64; 4]) -> FieldElement {
+    let (r2, b) = sub_borrow(r2, 1, false);
+    let (r3, b) = sub_borrow(r3, 0, b);
+    if !b {
+        return FieldElement([r0, r1, r2, r3]);
+    }
+    let (r0, b) = sub_borrow(r0, P_C, false);
+    let (r1, b) = sub_borrow(r1, 0, b);
+    let (r2, b) = sub_borrow(r2, 0, b);
+    FieldElement([r0, r1, r2, r3 - b as u64])
 }
 
 impl FieldElement {
@@ -132,33 +179,28 @@ impl FieldElement {
         self.normalize().0[0] & 1 == 1
     }
 
-    /// Folds a carry word `c` out of bit 256 back in: r + c·2²⁵⁶ ≡ r + c·P_C.
+    /// Folds a carry word `c` out of bit 256 back in: r + c·2²⁵⁶ ≡ r + c·P_C. The sum
+    /// goes into limbs 0 and 1; a carry on into limb 2 (r₁ within 2³⁴ of 2⁶⁴: rare) takes
+    /// the cold path.
     #[inline(always)]
     fn fold(r: [u64; 4], c: u64) -> Self {
         let t = c as u128 * P_C as u128;
-        let (r0, k) = adc(r[0], t as u64, 0);
-        let (r1, k) = adc(r[1], (t >> 64) as u64, k);
-        let (r2, k) = adc(r[2], 0, k);
-        let (r3, k) = adc(r[3], 0, k);
-        if k == 0 {
-            Self([r0, r1, r2, r3])
+        let (r0, k) = add_carry(r[0], t as u64, false);
+        let (r1, k) = add_carry(r[1], (t >> 64) as u64, k);
+        if k {
+            carry_into_limb2([r0, r1, r[2], r[3]])
         } else {
-            // Wrapped past 2²⁵⁶ (rare): the value is now below 2⁹⁸, so adding P_C for the
-            // lost 2²⁵⁶ cannot wrap again.
-            let (r0, k) = adc(r0, P_C, 0);
-            let (r1, k) = adc(r1, 0, k);
-            let (r2, k) = adc(r2, 0, k);
-            Self([r0, r1, r2, r3 + k])
+            Self([r0, r1, r[2], r[3]])
         }
     }
 
     /// `self + other`.
     #[inline(always)]
     pub fn add(&self, other: &Self) -> Self {
-        let (r0, c) = adc(self.0[0], other.0[0], 0);
-        let (r1, c) = adc(self.0[1], other.0[1], c);
-        let (r2, c) = adc(self.0[2], other.0[2], c);
-        let (r3, c) = adc(self.0[3], other.0[3], c);
+        let (r0, c) = add_carry(self.0[0], other.0[0], false);
+        let (r1, c) = add_carry(self.0[1], other.0[1], c);
+        let (r2, c) = add_carry(self.0[2], other.0[2], c);
+        let (r3, c) = add_carry(self.0[3], other.0[3], c);
         Self::fold_bit([r0, r1, r2, r3], c)
     }
 
@@ -167,14 +209,21 @@ impl FieldElement {
     pub fn shl(&self, k: u32) -> Self {
         debug_assert!((1..=8).contains(&k));
         let a = &self.0;
-        let c = a[3] >> (64 - k);
+        // The bits shifted out, times P_C: below 2⁴¹, one word.
+        let c = (a[3] >> (64 - k)) * P_C;
         let r = [
             a[0] << k,
             a[1] << k | a[0] >> (64 - k),
             a[2] << k | a[1] >> (64 - k),
             a[3] << k | a[2] >> (64 - k),
         ];
-        Self::fold(r, c)
+        let (r0, k) = add_carry(r[0], c, false);
+        let (r1, k) = add_carry(r[1], 0, k);
+        if k {
+            carry_into_limb2([r0, r1, r[2], r[3]])
+        } else {
+            Self([r0, r1, r[2], r[3]])
+        }
     }
 
     /// `2·self`.
@@ -183,44 +232,34 @@ impl FieldElement {
         self.shl(1)
     }
 
-    /// Folds a carry bit (0 or 1) out of bit 256: r + c·P_C.
+    /// Folds a carry bit out of bit 256: r + c·P_C, into limbs 0 and 1 (a carry on into
+    /// limb 2 takes the cold path).
     #[inline(always)]
-    fn fold_bit(r: [u64; 4], c: u64) -> Self {
-        let (r0, k) = adc(r[0], c.wrapping_neg() & P_C, 0);
-        let (r1, k) = adc(r[1], 0, k);
-        let (r2, k) = adc(r[2], 0, k);
-        let (r3, k) = adc(r[3], 0, k);
-        if k == 0 {
-            Self([r0, r1, r2, r3])
+    fn fold_bit(r: [u64; 4], c: bool) -> Self {
+        let (r0, k) = add_carry(r[0], if c { P_C } else { 0 }, false);
+        let (r1, k) = add_carry(r[1], 0, k);
+        if k {
+            carry_into_limb2([r0, r1, r[2], r[3]])
         } else {
-            let (r0, k) = adc(r0, P_C, 0);
-            let (r1, k) = adc(r1, 0, k);
-            let (r2, k) = adc(r2, 0, k);
-            Self([r0, r1, r2, r3 + k])
+            Self([r0, r1, r[2], r[3]])
         }
     }
 
     /// `self − other`.
     #[inline(always)]
     pub fn sub(&self, other: &Self) -> Self {
-        let (r0, b) = sbb(self.0[0], other.0[0], 0);
-        let (r1, b) = sbb(self.0[1], other.0[1], b);
-        let (r2, b) = sbb(self.0[2], other.0[2], b);
-        let (r3, b) = sbb(self.0[3], other.0[3], b);
-        // A borrow added 2²⁵⁶ ≡ P_C: take P_C away again.
-        let (r0, b) = sbb(r0, b.wrapping_neg() & P_C, 0);
-        let (r1, b) = sbb(r1, 0, b);
-        let (r2, b) = sbb(r2, 0, b);
-        let (r3, b) = sbb(r3, 0, b);
-        if b == 0 {
-            Self([r0, r1, r2, r3])
+        let (r0, b) = sub_borrow(self.0[0], other.0[0], false);
+        let (r1, b) = sub_borrow(self.0[1], other.0[1], b);
+        let (r2, b) = sub_borrow(self.0[2], other.0[2], b);
+        let (r3, b) = sub_borrow(self.0[3], other.0[3], b);
+        // A borrow added 2²⁵⁶ ≡ P_C: take P_C away again, from limbs 0 and 1 (a borrow on
+        // from limb 2 takes the cold path).
+        let (r0, b) = sub_borrow(r0, if b { P_C } else { 0 }, false);
+        let (r1, b) = sub_borrow(r1, 0, b);
+        if b {
+            borrow_from_limb2([r0, r1, r2, r3])
         } else {
-            // Borrowed again (rare): the value is now just below 2²⁵⁶, so one more P_C
-            // cannot borrow a third time.
-            let (r0, b) = sbb(r0, P_C, 0);
-            let (r1, b) = sbb(r1, 0, b);
-            let (r2, b) = sbb(r2, 0, b);
-            Self([r0, r1, r2, r3 - b])
+            Self([r0, r1, r2, r3])
         }
     }
 
@@ -228,6 +267,18 @@ impl FieldElement {
     #[inline(always)]
     pub fn neg(&self) -> Self {
         Self::ZERO.sub(self)
+    }
+
+    /// `K · self` for a small constant K: a shift for 2, 4 and 8.
+    #[inline(always)]
+    pub fn scale<const K: u64>(&self) -> Self {
+        match K {
+            1 => *self,
+            2 => self.shl(1),
+            4 => self.shl(2),
+            8 => self.shl(3),
+            _ => self.mul_int(K),
+        }
     }
 
     /// `self · k` for a small integer k.
@@ -240,23 +291,33 @@ impl FieldElement {
         Self::fold([r0, r1, r2, r3], c)
     }
 
-    /// `self · other mod p`.
+    /// `self · other mod p`. On x86-64 this tests the CPU at every call (one load and a
+    /// bit test) and keeps the portable fallback out of line, so that the code around it
+    /// holds the assembly path alone; [`FieldMul`] implementations choose once instead.
     #[inline(always)]
     pub fn mul(&self, other: &Self) -> Self {
         #[cfg(target_arch = "x86_64")]
-        if has_adx() {
-            return Self(super::field_adx::mul(&self.0, &other.0));
+        {
+            if has_adx() {
+                return Self(super::field_adx::mul(&self.0, &other.0));
+            }
+            mul_out_of_line(self, other)
         }
+        #[cfg(not(target_arch = "x86_64"))]
         self.mul_portable(other)
     }
 
-    /// `self²` mod p.
+    /// `self²` mod p (see [`FieldElement::mul`] for the CPU test).
     #[inline(always)]
     pub fn sqr(&self) -> Self {
         #[cfg(target_arch = "x86_64")]
-        if has_adx() {
-            return Self(super::field_adx::sqr(&self.0));
+        {
+            if has_adx() {
+                return Self(super::field_adx::sqr(&self.0));
+            }
+            sqr_out_of_line(self)
         }
+        #[cfg(not(target_arch = "x86_64"))]
         self.sqr_portable()
     }
 
@@ -333,23 +394,29 @@ impl FieldElement {
     /// self^((p+1)/4) with an addition chain of 253 squarings and 13 multiplications, then
     /// checks the result.
     pub fn sqrt(&self) -> Option<Self> {
+        self.sqrt_with(Checked)
+    }
+
+    /// [`FieldElement::sqrt`] on the multiply `m`.
+    #[inline]
+    pub fn sqrt_with<M: FieldMul>(&self, m: M) -> Option<Self> {
         // (p+1)/4 in binary: 223 ones, 0, 22 ones, 0000, 11, 00.
         let a = self;
-        let x2 = a.sqr().mul(a);
-        let x3 = x2.sqr().mul(a);
-        let x6 = x3.sqr_n(3).mul(&x3);
-        let x9 = x6.sqr_n(3).mul(&x3);
-        let x11 = x9.sqr_n(2).mul(&x2);
-        let x22 = x11.sqr_n(11).mul(&x11);
-        let x44 = x22.sqr_n(22).mul(&x22);
-        let x88 = x44.sqr_n(44).mul(&x44);
-        let x176 = x88.sqr_n(88).mul(&x88);
-        let x220 = x176.sqr_n(44).mul(&x44);
-        let x223 = x220.sqr_n(3).mul(&x3);
-        let t = x223.sqr_n(23).mul(&x22);
-        let t = t.sqr_n(6).mul(&x2);
-        let r = t.sqr_n(2);
-        if r.sqr().equals(a) { Some(r) } else { None }
+        let x2 = m.mul(&m.sqr(a), a);
+        let x3 = m.mul(&m.sqr(&x2), a);
+        let x6 = m.mul(&m.sqr_n(&x3, 3), &x3);
+        let x9 = m.mul(&m.sqr_n(&x6, 3), &x3);
+        let x11 = m.mul(&m.sqr_n(&x9, 2), &x2);
+        let x22 = m.mul(&m.sqr_n(&x11, 11), &x11);
+        let x44 = m.mul(&m.sqr_n(&x22, 22), &x22);
+        let x88 = m.mul(&m.sqr_n(&x44, 44), &x44);
+        let x176 = m.mul(&m.sqr_n(&x88, 88), &x88);
+        let x220 = m.mul(&m.sqr_n(&x176, 44), &x44);
+        let x223 = m.mul(&m.sqr_n(&x220, 3), &x3);
+        let t = m.mul(&m.sqr_n(&x223, 23), &x22);
+        let t = m.mul(&m.sqr_n(&t, 6), &x2);
+        let r = m.sqr_n(&t, 2);
+        if m.sqr(&r).equals(a) { Some(r) } else { None }
     }
 
     /// Square roots of several elements at once: the same addition chain as
@@ -395,6 +462,96 @@ impl FieldElement {
         let s = Signed62::from_u64x4(self.normalize().0);
         Self(modinv::inv(&s, &P_MODINFO).to_u64x4())
     }
+}
+
+/// The multiply and square that a formula runs on.
+///
+/// Code generic over this trait is compiled once per implementation, so a whole computation
+/// (one recovery) chooses its multiply once and its loops hold that one alone:
+/// [`Checked`] tests the CPU at every call (what [`FieldElement::mul`] does), [`Portable`]
+/// is plain Rust on every CPU, and `field_adx::MulxAdx` (x86-64) is the BMI2/ADX assembly,
+/// which only a CPU check can hand out.
+pub trait FieldMul: Copy {
+    /// `a · b` mod p (weakly reduced).
+    fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement;
+    /// `a²` mod p (weakly reduced).
+    fn sqr(self, a: &FieldElement) -> FieldElement;
+    /// `K · a · b` mod p for 1 ≤ K ≤ 8: a product and a small multiple that formulas need
+    /// together (3X², 4·X·Y², 2·Y·Z), which an implementation may fuse into one reduction.
+    #[inline(always)]
+    fn mul_scaled<const K: u64>(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        self.mul(a, b).scale::<K>()
+    }
+    /// `K · a²` mod p for 1 ≤ K ≤ 8 (see [`FieldMul::mul_scaled`]).
+    #[inline(always)]
+    fn sqr_scaled<const K: u64>(self, a: &FieldElement) -> FieldElement {
+        self.sqr(a).scale::<K>()
+    }
+    /// `a · b − c` mod p, which an implementation may fuse into the product's reduction.
+    #[inline(always)]
+    fn mul_sub(self, a: &FieldElement, b: &FieldElement, c: &FieldElement) -> FieldElement {
+        self.mul(a, b).sub(c)
+    }
+    /// `a² − c` mod p (see [`FieldMul::mul_sub`]).
+    #[inline(always)]
+    fn sqr_sub(self, a: &FieldElement, c: &FieldElement) -> FieldElement {
+        self.sqr(a).sub(c)
+    }
+    /// `a^(2^k)`.
+    #[inline(always)]
+    fn sqr_n(self, a: &FieldElement, k: u32) -> FieldElement {
+        let mut r = *a;
+        for _ in 0..k {
+            r = self.sqr(&r);
+        }
+        r
+    }
+}
+
+/// [`FieldMul`] with the CPU test at every call: [`FieldElement::mul`] and
+/// [`FieldElement::sqr`], for code that is not worth compiling twice.
+#[derive(Clone, Copy, Debug)]
+pub struct Checked;
+
+impl FieldMul for Checked {
+    #[inline(always)]
+    fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        a.mul(b)
+    }
+    #[inline(always)]
+    fn sqr(self, a: &FieldElement) -> FieldElement {
+        a.sqr()
+    }
+}
+
+/// [`FieldMul`] in portable Rust (every CPU).
+#[derive(Clone, Copy, Debug)]
+pub struct Portable;
+
+impl FieldMul for Portable {
+    #[inline(always)]
+    fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        a.mul_portable(b)
+    }
+    #[inline(always)]
+    fn sqr(self, a: &FieldElement) -> FieldElement {
+        a.sqr_portable()
+    }
+}
+
+/// The portable multiply behind [`FieldElement::mul`]'s CPU test on x86-64 (CPUs without
+/// BMI2 and ADX), kept out of line.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn mul_out_of_line(a: &FieldElement, b: &FieldElement) -> FieldElement {
+    a.mul_portable(b)
+}
+
+/// The portable square behind [`FieldElement::sqr`]'s CPU test on x86-64, out of line.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+fn sqr_out_of_line(a: &FieldElement) -> FieldElement {
+    a.sqr_portable()
 }
 
 /// True if the CPU has BMI2 and ADX (detected once, by `crate::dispatch`).
@@ -545,6 +702,166 @@ mod tests {
         for a in values(5, 2000) {
             for k in 1..=8u32 {
                 assert_eq!(val(&fe(&a).shl(k)), (&a << k) % &p);
+            }
+        }
+    }
+
+    /// The rare tails of the linear operations: a fold that carries on into limb 2, a second
+    /// wrap past 2²⁵⁶, a borrow on from limb 2, a second borrow.
+    #[test]
+    fn carry_and_borrow_tails_match_bigint() {
+        let p = p();
+        let m = u64::MAX;
+        let cases: [([u64; 4], [u64; 4]); 6] = [
+            // a + b = 2²⁵⁶ + [2⁶⁴−1, 2⁶⁴−1, 5, 7]: the fold carries into limb 2.
+            ([m; 4], [0, 0, 6, 7]),
+            // a + b = 2²⁵⁶ + 2²⁵⁶ − 2: the fold wraps past 2²⁵⁶ again.
+            ([m; 4], [m; 4]),
+            // a − b borrows, and r − P_C borrows from limb 2 (r₁ = 0, r₀ < P_C).
+            ([5, 0, 0, 0], [6, 0, 0, 0]),
+            ([0, 0, 3, 1], [1, 0, 0, 0]),
+            // a − b borrows, and r − P_C passes below 0 again (r < P_C).
+            ([0, 0, 0, 0], [m, m, m, m]),
+            ([7, 0, 0, 0], [8, 0, 0, 0]),
+        ];
+        for (a, b) in cases {
+            let (fa, fb) = (FieldElement(a), FieldElement(b));
+            let (ba, bb) = (big(&a), big(&b));
+            assert_eq!(val(&fa.add(&fb)), (&ba + &bb) % &p, "{a:x?} + {b:x?}");
+            assert_eq!(val(&fb.add(&fa)), (&ba + &bb) % &p);
+            assert_eq!(
+                val(&fa.sub(&fb)),
+                (&ba + &p * 2u8 - &bb % &p) % &p,
+                "{a:x?} - {b:x?}"
+            );
+            assert_eq!(val(&fb.sub(&fa)), (&bb + &p * 2u8 - &ba % &p) % &p);
+        }
+        // Shifts and small multiples whose fold carries into limb 2 or wraps again.
+        for a in [
+            [m, m, 1, 1 << 63],
+            [m, m, m, m],
+            [m - 1, m, m, m],
+            [m, m, 0, m],
+        ] {
+            let fa = FieldElement(a);
+            for k in 1..=8u32 {
+                assert_eq!(val(&fa.shl(k)), (big(&a) << k) % &p);
+            }
+            for k in [2u64, 3, 1 << 40, m] {
+                assert_eq!(val(&fa.mul_int(k)), (big(&a) * k) % &p);
+            }
+        }
+    }
+
+    /// An operand whose product by 2¹²⁸ makes the multiply's last fold carry out of limb 1
+    /// (about 2⁻⁶⁰ of random products do), for every [`FieldMul`].
+    #[test]
+    fn product_fold_carrying_into_limb2() {
+        let p = p();
+        let inv = {
+            // P_C⁻¹ mod 2⁶⁴ by Newton's iteration (P_C is odd).
+            let mut x = 1u64;
+            for _ in 0..6 {
+                x = x.wrapping_mul(2u64.wrapping_sub(P_C.wrapping_mul(x)));
+            }
+            x
+        };
+        // With b = 2¹²⁸ the product's halves are L = [0, 0, a0, a1], H = [a2, a3]; the first
+        // fold L + H·P_C is then [2⁶⁴−1, 2⁶⁴−1, ·, 0] plus one 2²⁵⁶.
+        let a2 = u64::MAX.wrapping_mul(inv);
+        let h = ((a2 as u128 * P_C as u128) >> 64) as u64;
+        let a3 = (u64::MAX - h).wrapping_mul(inv);
+        let a = [u64::MAX, u64::MAX, a2, a3];
+        let b = [0, 0, 1, 0];
+        let want = big(&a) * big(&b) % &p;
+        let (fa, fb) = (FieldElement(a), FieldElement(b));
+        assert_eq!(val(&fa.mul(&fb)), want);
+        assert_eq!(val(&fa.mul_portable(&fb)), want);
+        assert_eq!(val(&Checked.mul(&fa, &fb)), want);
+        assert_eq!(val(&Portable.mul(&fa, &fb)), want);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(adx) = super::super::field_adx::MulxAdx::detect() {
+            assert_eq!(val(&adx.mul(&fa, &fb)), want);
+            assert_eq!(val(&adx.mul(&fb, &fa)), want);
+        }
+    }
+
+    /// `a·b − c` and `a² − c` on every [`FieldMul`], including the fused assembly's rare
+    /// tails: a product with no high half minus a larger c (a negative result, once and
+    /// twice below 0 after the correction).
+    #[test]
+    fn fused_subtractions_match_bigint() {
+        let p = p();
+        let m = u64::MAX;
+        let mut cases: Vec<([u64; 4], [u64; 4], [u64; 4])> = vec![
+            ([1, 0, 0, 0], [5, 0, 0, 0], [7, 0, 0, 0]),
+            ([1, 0, 0, 0], [5, 0, 0, 0], [m; 4]),
+            ([0; 4], [0; 4], [1, 0, 0, 0]),
+            ([2, 0, 0, 0], [3, 0, 0, 0], [6, 0, 0, 0]),
+            ([m; 4], [m; 4], [m; 4]),
+            ([1 << 32, 0, 0, 0], [1 << 32, 0, 0, 0], [0, 2, 0, 0]),
+        ];
+        let mut rng = SplitMix64(9);
+        for _ in 0..2000 {
+            cases.push((rng.words4(), rng.words4(), rng.words4()));
+        }
+        for (a, b, c) in cases {
+            let (fa, fb, fc) = (FieldElement(a), FieldElement(b), FieldElement(c));
+            let (ba, bb, bc) = (big(&a), big(&b), big(&c));
+            let want = (&ba * &bb + &p * 4u8 - &bc % &p) % &p;
+            let want_sq = (&ba * &ba + &p * 4u8 - &bc % &p) % &p;
+            assert_eq!(val(&Portable.mul_sub(&fa, &fb, &fc)), want);
+            assert_eq!(val(&Checked.sqr_sub(&fa, &fc)), want_sq);
+            #[cfg(target_arch = "x86_64")]
+            if let Some(adx) = super::super::field_adx::MulxAdx::detect() {
+                assert_eq!(
+                    val(&adx.mul_sub(&fa, &fb, &fc)),
+                    want,
+                    "{a:x?} {b:x?} {c:x?}"
+                );
+                assert_eq!(val(&adx.sqr_sub(&fa, &fc)), want_sq, "{a:x?} {c:x?}");
+            }
+        }
+    }
+
+    /// Every [`FieldMul`] computes the same products, squares and square roots.
+    #[test]
+    fn field_muls_agree() {
+        let p = p();
+        let vals = values(8, 500);
+        for (i, a) in vals.iter().enumerate() {
+            let b = &vals[(i * 11 + 5) % vals.len()];
+            let (fa, fb) = (fe(a), fe(b));
+            let want = (a * b) % &p;
+            assert_eq!(val(&Checked.mul(&fa, &fb)), want);
+            assert_eq!(val(&Portable.mul(&fa, &fb)), want);
+            assert_eq!(val(&Portable.sqr_n(&fa, 3)), val(&fa.sqr().sqr().sqr()));
+            for (k, got) in [
+                (2u8, Portable.mul_scaled::<2>(&fa, &fb)),
+                (3, Checked.mul_scaled::<3>(&fa, &fb)),
+                (4, Portable.mul_scaled::<4>(&fa, &fb)),
+                (8, Checked.mul_scaled::<8>(&fa, &fb)),
+                (5, Portable.mul_scaled::<5>(&fa, &fb)),
+            ] {
+                assert_eq!(val(&got), (&want * k) % &p);
+            }
+            assert_eq!(val(&Portable.sqr_scaled::<3>(&fa)), (a * a * 3u8) % &p);
+            let root = fa.sqrt_with(Portable).map(|r| val(&r));
+            assert_eq!(root, fa.sqrt().map(|r| val(&r)));
+            #[cfg(target_arch = "x86_64")]
+            if let Some(adx) = super::super::field_adx::MulxAdx::detect() {
+                assert_eq!(val(&adx.mul(&fa, &fb)), want);
+                assert_eq!(val(&adx.sqr(&fa)), (a * a) % &p);
+                for k in [1, 2, 3, 11, 23] {
+                    assert_eq!(val(&adx.sqr_n(&fa, k)), val(&Portable.sqr_n(&fa, k)));
+                }
+                assert_eq!(val(&adx.mul_scaled::<2>(&fa, &fb)), (&want * 2u8) % &p);
+                assert_eq!(val(&adx.mul_scaled::<3>(&fa, &fb)), (&want * 3u8) % &p);
+                assert_eq!(val(&adx.mul_scaled::<4>(&fa, &fb)), (&want * 4u8) % &p);
+                assert_eq!(val(&adx.mul_scaled::<8>(&fa, &fb)), (&want * 8u8) % &p);
+                assert_eq!(val(&adx.sqr_scaled::<3>(&fa)), (a * a * 3u8) % &p);
+                assert_eq!(val(&adx.sqr_scaled::<8>(&fa)), (a * a * 8u8) % &p);
+                assert_eq!(fa.sqrt_with(adx).map(|r| val(&r)), root);
             }
         }
     }

@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use super::field::FieldElement as Fe;
+use super::field::{Checked, FieldElement as Fe, FieldMul};
 
 /// A point in affine coordinates, or infinity.
 #[derive(Clone, Copy, Debug)]
@@ -60,7 +60,14 @@ impl Affine {
     /// The point with x-coordinate `x` and y of the given parity, if
     /// x³ + 7 is a square. Both coordinates of the result are normalized.
     pub fn from_x(x: &Fe, odd: bool) -> Option<Self> {
-        Some(Self::from_root(x, &Self::curve_rhs(x).sqrt()?, odd))
+        Self::from_x_with(Checked, x, odd)
+    }
+
+    /// [`Affine::from_x`] on the multiply `m`.
+    #[inline(always)]
+    pub fn from_x_with<M: FieldMul>(m: M, x: &Fe, odd: bool) -> Option<Self> {
+        let rhs = m.mul(&m.sqr(x), x).add(&Fe::B);
+        Some(Self::from_root(x, &rhs.sqrt_with(m)?, odd))
     }
 
     /// x³ + 7: y² of the curve's points with x-coordinate `x`.
@@ -108,8 +115,14 @@ impl Affine {
 
     /// The endomorphism (x, y) ↦ (βx, y), equal to λ·P.
     pub fn endo(&self) -> Self {
+        self.endo_with(Checked)
+    }
+
+    /// [`Affine::endo`] on the multiply `m`.
+    #[inline(always)]
+    pub fn endo_with<M: FieldMul>(&self, m: M) -> Self {
         Self {
-            x: self.x.mul(&Fe::BETA),
+            x: m.mul(&self.x, &Fe::BETA),
             y: self.y,
             infinity: self.infinity,
         }
@@ -149,24 +162,27 @@ impl Jacobian {
     /// multiplications deep instead of three plus eight dependent additions).
     #[inline]
     pub fn double(&self) -> Self {
-        self.double_inline()
+        self.double_with(Checked)
     }
 
-    /// [`Jacobian::double`], always inlined: for the main loop of `ecmult`, where the call
-    /// and the copies of its result through memory cost more than the code size.
+    /// [`Jacobian::double`] on the multiply `m`, always inlined: into the main loop of
+    /// `ecmult`, where a call and the copies of its result through memory cost more than
+    /// the code size. The small multiples come out of the products' reductions and the two
+    /// subtractions after a product out of its reduction (`FieldMul::mul_scaled`,
+    /// `mul_sub`): two linear operations remain where the plain formula has nine.
     #[inline(always)]
-    fn double_inline(&self) -> Self {
+    pub fn double_with<M: FieldMul>(&self, m: M) -> Self {
         if self.infinity {
             return *self;
         }
-        // y = 0 cannot happen: the group has odd prime order.
-        let x2 = self.x.sqr();
-        let m = x2.shl(1).add(&x2); // 3X²
-        let s = self.y.sqr(); // Y²
-        let t = self.x.mul(&s); // X·Y²
-        let x3 = m.sqr().sub(&t.shl(3)); // M² − 8T
-        let y3 = m.mul(&t.shl(2).sub(&x3)).sub(&s.sqr().shl(3)); // M(4T − X3) − 8Y⁴
-        let z3 = self.y.mul(&self.z).shl(1); // 2YZ
+        // y = 0 cannot happen: the group has odd prime order. The small multiples (3X², 4T,
+        // 8Y⁴, 2YZ) come out of the products' reductions (FieldMul::*_scaled).
+        let mm = m.sqr_scaled::<3>(&self.x); // M = 3X²
+        let s = m.sqr(&self.y); // Y²
+        let t4 = m.mul_scaled::<4>(&self.x, &s); // 4T = 4X·Y²
+        let x3 = m.sqr_sub(&mm, &t4.dbl()); // M² − 8T
+        let y3 = m.mul_sub(&mm, &t4.sub(&x3), &m.sqr_scaled::<8>(&s)); // M(4T − X3) − 8Y⁴
+        let z3 = m.mul_scaled::<2>(&self.y, &self.z); // 2YZ
         Self {
             x: x3,
             y: y3,
@@ -179,22 +195,24 @@ impl Jacobian {
     /// result came from a special case: P or Q at infinity, P = ±Q).
     #[inline]
     pub fn add_ge(&self, b: &Affine) -> (Self, Option<Fe>) {
-        self.add_ge_inline(b)
+        self.add_ge_with(Checked, b)
     }
 
-    /// [`Jacobian::add_ge`], always inlined (see [`Jacobian::double_inline`]).
+    /// [`Jacobian::add_ge`] on the multiply `m`, always inlined (into `ecmult`'s one
+    /// out-of-line addition per kind, and the table build). H and I come out of fused
+    /// subtractions (`FieldMul::mul_sub`).
     #[inline(always)]
-    fn add_ge_inline(&self, b: &Affine) -> (Self, Option<Fe>) {
+    pub fn add_ge_with<M: FieldMul>(&self, m: M, b: &Affine) -> (Self, Option<Fe>) {
         if b.infinity {
             return (*self, None);
         }
         if self.infinity {
             return (b.to_jacobian(), None);
         }
-        let zz = self.z.sqr();
-        let u2 = b.x.mul(&zz);
-        let s2 = b.y.mul(&self.z).mul(&zz); // y·Z runs beside Z²
-        self.add_finish(u2, s2)
+        let zz = m.sqr(&self.z);
+        let h = m.mul_sub(&b.x, &zz, &self.x); // U2 − X1
+        let i = m.mul_sub(&m.mul(&b.y, &self.z), &zz, &self.y); // S2 − Y1; y·Z runs beside Z²
+        self.add_finish(m, h, i)
     }
 
     /// P + Q where Q = (b.x : b.y : 1/bzinv) — an affine point of another frame scaled by
@@ -202,50 +220,50 @@ impl Jacobian {
     /// accumulator that lives on an isomorphic curve.
     #[inline]
     pub fn add_zinv(&self, b: &Affine, bzinv: &Fe) -> Self {
-        self.add_zinv_inline(b, bzinv)
+        self.add_zinv_with(Checked, b, bzinv)
     }
 
-    /// [`Jacobian::add_zinv`], always inlined (see [`Jacobian::double_inline`]).
+    /// [`Jacobian::add_zinv`] on the multiply `m`, always inlined (see
+    /// [`Jacobian::add_ge_with`]).
     #[inline(always)]
-    fn add_zinv_inline(&self, b: &Affine, bzinv: &Fe) -> Self {
+    pub fn add_zinv_with<M: FieldMul>(&self, m: M, b: &Affine, bzinv: &Fe) -> Self {
         if b.infinity {
             return *self;
         }
         if self.infinity {
-            let bz2 = bzinv.sqr();
-            let bz3 = bz2.mul(bzinv);
+            let bz2 = m.sqr(bzinv);
+            let bz3 = m.mul(&bz2, bzinv);
             return Self {
-                x: b.x.mul(&bz2),
-                y: b.y.mul(&bz3),
+                x: m.mul(&b.x, &bz2),
+                y: m.mul(&b.y, &bz3),
                 z: Fe::ONE,
                 infinity: false,
             };
         }
-        let az = self.z.mul(bzinv);
-        let zz = az.sqr();
-        let u2 = b.x.mul(&zz);
-        let s2 = b.y.mul(&zz).mul(&az);
-        self.add_finish(u2, s2).0
+        let az = m.mul(&self.z, bzinv);
+        let zz = m.sqr(&az);
+        let h = m.mul_sub(&b.x, &zz, &self.x); // U2 − X1
+        let i = m.mul_sub(&m.mul(&b.y, &zz), &az, &self.y); // S2 − Y1
+        self.add_finish(m, h, i).0
     }
 
-    /// The shared tail of the mixed additions: U1 = X1, S1 = Y1, given U2 and S2.
+    /// The shared tail of the mixed additions: U1 = X1, S1 = Y1, given H = U2 − U1 and
+    /// I = S2 − S1.
     #[inline(always)]
-    fn add_finish(&self, u2: Fe, s2: Fe) -> (Self, Option<Fe>) {
-        let h = u2.sub(&self.x);
-        let i = s2.sub(&self.y);
+    fn add_finish<M: FieldMul>(&self, m: M, h: Fe, i: Fe) -> (Self, Option<Fe>) {
         if h.normalizes_to_zero() {
             if i.normalizes_to_zero() {
                 // P = Q.
-                return (self.double(), None);
+                return (self.double_with(m), None);
             }
             return (Self::INFINITY, None);
         }
-        let h2 = h.sqr();
-        let h3 = h.mul(&h2);
-        let t = self.x.mul(&h2); // U1·H²
-        let z3 = self.z.mul(&h);
-        let x3 = i.sqr().sub(&h3).sub(&t.shl(1));
-        let y3 = i.mul(&t.sub(&x3)).sub(&self.y.mul(&h3));
+        let h2 = m.sqr(&h);
+        let h3 = m.mul(&h, &h2);
+        let t = m.mul(&self.x, &h2); // U1·H²
+        let z3 = m.mul(&self.z, &h);
+        let x3 = m.sqr_sub(&i, &h3.add(&t.dbl())); // I² − H³ − 2T
+        let y3 = m.mul_sub(&i, &t.sub(&x3), &m.mul(&self.y, &h3)); // I(T − X3) − Y·H³
         (
             Self {
                 x: x3,
@@ -255,24 +273,6 @@ impl Jacobian {
             },
             Some(h),
         )
-    }
-
-    /// `self ← 2·self`, in place and inlined: the doubling of the Strauss loop.
-    #[inline(always)]
-    pub fn double_assign(&mut self) {
-        *self = self.double_inline();
-    }
-
-    /// `self ← self + b` for affine `b`, in place and inlined.
-    #[inline(always)]
-    pub fn add_ge_assign(&mut self, b: &Affine) {
-        *self = self.add_ge_inline(b).0;
-    }
-
-    /// `self ← self + (b.x : b.y : 1/bzinv)`, in place and inlined.
-    #[inline(always)]
-    pub fn add_zinv_assign(&mut self, b: &Affine, bzinv: &Fe) {
-        *self = self.add_zinv_inline(b, bzinv);
     }
 
     /// P + Q for Jacobian Q (12M + 4S).

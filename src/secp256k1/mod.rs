@@ -7,7 +7,7 @@ pub(crate) mod ecmult;
 pub(crate) mod eisenstein;
 pub(crate) mod field;
 #[cfg(target_arch = "x86_64")]
-mod field_adx;
+pub(crate) mod field_adx;
 pub(crate) mod glv;
 pub(crate) mod group;
 pub(crate) mod modinv;
