@@ -211,9 +211,8 @@ fn blocks(pools: &Pools) {
     println!(
         "(best of 30 and 80 passes each, interleaved. \"threads\" is the size of the rayon pool \
          the way ran in,\n asmcrypto splits one call over the pool only when it holds two \
-         chunks (2 × 64 signatures with AVX-512, 2 × 192\n without), so shorter calls run on \
-         one thread of it. Ratios are against libsecp256k1 per transaction on the\n same \
-         threads.)"
+         chunks (2 × 64 signatures), so shorter calls run on one\n \
+         thread of it. Ratios are against libsecp256k1 per transaction on the same threads.)"
     );
 }
 
@@ -415,12 +414,12 @@ fn signatures<'a>(pools: &'a Pools) {
     println!(
         "(best of {} passes over {} signatures; recovery to an address, Keccak included. \
          recover_addresses\n splits an input over the pool only when it holds two chunks \
-         (2 × 64 signatures with AVX-512,\n 2 × 192 without): the {} here {} the pool's \
+         (2 × 64 signatures):\n the {} here {} the pool's \
          threads.)",
         rounds * 3,
         samples.len(),
         samples.len(),
-        if samples.len() >= 2 * 64 && asmcrypto::backend() == "avx512-ifma" {
+        if samples.len() >= 2 * 64 {
             "use"
         } else {
             "stay on one of"

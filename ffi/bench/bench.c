@@ -15,8 +15,7 @@
  *
  * THREADS (default 1) is the size of the thread pool: the bench sets RAYON_NUM_THREADS to
  * it before the first call, so asmcrypto_recover_addresses spreads the batch over that many
- * threads (it splits an input only when it holds two chunks: 2 x 64 signatures with
- * AVX-512, 2 x 192 without). With THREADS = 1 every row runs on one thread. With more, the
+ * threads (it splits an input only when it holds two chunks: 2 x 64 signatures). With THREADS = 1 every row runs on one thread. With more, the
  * rows are the batch and libsecp256k1 spread over the same number of threads (persistent
  * pthread workers, each taking an equal share of the 256); run.sh runs both.
  *
@@ -368,7 +367,7 @@ int main(int argc, char **argv) {
             printf("  vs %s libsecp256k1 on %d threads: batch of 256 on %d threads %.3fx\n",
                    refs[k].name, nthreads, nthreads, batch / refs[k].addr);
         printf("  (the batch splits over the pool only when it holds two chunks: 2 x 64 "
-               "signatures with AVX-512, 2 x 192 without; backend %s)\n",
+               "signatures; backend %s)\n",
                asmcrypto_backend());
         pool_stop();
         return 0;

@@ -15,7 +15,7 @@
 // (LD_LIBRARY_PATH, or CGO_LDFLAGS="-Wl,-rpath,PREFIX/lib" when building).
 //
 // Every function is safe for concurrent use. RecoverAddresses runs long batches (at least
-// two chunks: 2 x 64 signatures with AVX-512 IFMA, 2 x 192 without) on a process-wide
+// two chunks: 2 x 64 signatures) on a process-wide
 // pool of worker threads (see the header).
 package asmcrypto
 

@@ -50,8 +50,7 @@ pub fn recover_addresses_batch(inputs: &[([u8; 32], [u8; 65]); 8]) -> [Result<[u
 /// 256 at a time, one shared inversion per doubling or addition round), fewer through
 /// interleaved Strauss loops with shared inversions, and a single input as
 /// [`recover_address`](crate::recover_address) does. With the `parallel` feature, long inputs are split across the rayon thread
-/// pool in chunks that keep each thread on its fastest path (at least 64 signatures with
-/// AVX-512, 192 otherwise; at most 256).
+/// pool in chunks of 64 to 256 signatures.
 ///
 /// ```
 /// let results = asmcrypto::recover_addresses(&[]);
@@ -72,28 +71,31 @@ pub fn recover_addresses(inputs: &[([u8; 32], [u8; 65])]) -> Vec<Result<[u8; 20]
 /// With the `parallel` feature, how `n` inputs are split over the rayon thread pool: `None`
 /// to run them on the calling thread, otherwise the length of each task's chunk.
 ///
-/// Each thread gets an equal share, but never less than the shortest input that runs at its
-/// path's best speed per signature (64 for the 8-lane engine, whose speed is the same at
-/// every multiple of eight; [`AFFINE_MIN`](scalar::AFFINE_MIN) for the batch-affine ladder) and never more than
-/// [`AFFINE_CHUNK`](scalar::AFFINE_CHUNK), so the tasks balance across the pool and the ladder's tables stay in
-/// cache. Inputs too short for two such chunks stay on the calling thread.
+/// Each thread gets an equal share, but never less than [`MIN_CHUNK`] signatures and never
+/// more than [`AFFINE_CHUNK`](scalar::AFFINE_CHUNK), so the tasks balance across the pool and
+/// the ladder's tables stay in cache. Inputs too short for two such chunks stay on the
+/// calling thread.
 #[cfg(feature = "parallel")]
 pub(crate) fn parallel_chunk(n: usize) -> Option<usize> {
     let threads = rayon::current_num_threads();
-    let min = if crate::dispatch::cpu().avx512_ifma {
-        64
-    } else {
-        scalar::AFFINE_MIN
-    };
-    if threads < 2 || n < 2 * min {
+    if threads < 2 || n < 2 * MIN_CHUNK {
         return None;
     }
     Some(
         n.div_ceil(threads)
             .next_multiple_of(LANES)
-            .clamp(min, scalar::AFFINE_CHUNK),
+            .clamp(MIN_CHUNK, scalar::AFFINE_CHUNK),
     )
 }
+
+/// The shortest chunk [`recover_addresses`] hands a thread of the pool: from 64 signatures
+/// on, every batch path runs at its best speed per signature (the 8-lane engine at every
+/// multiple of eight; without AVX-512 the interleaved loops at 64 to 191 signatures are as
+/// fast per signature as the batch-affine ladder from 192, measured on AMD Zen 5 after
+/// issue 20's field code, `doc/benchmarks.md`). Until then the chunk was 192 without
+/// AVX-512, so 256 signatures stayed on one thread of a two-thread pool.
+#[cfg(feature = "parallel")]
+pub(crate) const MIN_CHUNK: usize = 64;
 
 /// [`recover_addresses`] on the calling thread.
 pub(crate) fn recover_addresses_serial(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
