@@ -15,6 +15,8 @@
 //! | the input bytes of the EVM precompile at `0x01` | [`ecrecover_precompile`] | its output, or `None` for the empty output |
 //! | **a batch**: any number of (hash, r ‖ s ‖ v) | [`recover_addresses`] (exactly eight: [`recover_addresses_batch`]) | one `Result` per input, in order |
 //! | **a block** of alloy transactions (feature `alloy`) | [`adapters::alloy::recover_signers`], [`try_into_recovered`](adapters::alloy::try_into_recovered) | each sender, with alloy's errors |
+//! | a block of OP-stack transactions, `OpTxEnvelope` (feature `op`), or of a chain's own envelope type (implement [`BatchRecoverable`](adapters::alloy::BatchRecoverable)) | the same [`adapters::alloy::recover_signers`] | each sender (a deposit's stated one), with the host's errors |
+//! | **reth's sealed blocks**, one or many (feature `reth`) | [`adapters::reth::recover_block`], [`recover_blocks`](adapters::reth::recover_blocks) (all blocks' transactions in one batch) | reth's `RecoveredBlock`, or the block back in its error |
 //! | the EIP-7702 authorizations of a block (feature `alloy`) | [`adapters::alloy::recover_authorities`] | each authority, with alloy's errors |
 //! | **a host's hook**: alloy-consensus's `CryptoProvider` (feature `alloy`) | [`adapters::install_alloy_provider`], once at start-up | every `recover_signer()` runs here |
 //! | a host's hook: revm-precompile's `Crypto` (feature `revm`) | [`adapters::install_revm_crypto`], once at start-up | the `ecrecover` precompile runs here |
