@@ -88,7 +88,7 @@ fn r_x(r: &Scalar, plus_n: bool) -> Option<FieldElement> {
 /// (chosen here, once per recovery).
 pub(crate) fn recover_point(p: &Parsed) -> Result<Affine, Error> {
     #[cfg(target_arch = "x86_64")]
-    if let Some(m) = crate::secp256k1::field_adx::MulxAdx::detect() {
+    if let Some(m) = crate::secp256k1::field::MulxAdx::detect() {
         return recover_point_with(m, p);
     }
     recover_point_with(Portable, p)

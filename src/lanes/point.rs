@@ -2,9 +2,11 @@
 //! `secp256k1::group`, in lockstep.
 //!
 //! Lanes never branch. An addition whose two inputs have the same x-coordinate (P = ±Q,
-//! where the formula would divide by zero) cannot be finished in lockstep: such lanes are
-//! reported in the returned "degenerate" mask, their result is garbage, and the caller
-//! recomputes them on the scalar path. No lane ever holds the point at infinity.
+//! where the formula would divide by zero) cannot be finished by these formulas: such lanes
+//! are reported in the returned "same x" mask and their result is garbage. The caller
+//! (`recover::add_complete`) finishes them per lane as a doubling or as the point at
+//! infinity, which it tracks in a mask of its own: a lane may hold the point at infinity
+//! there, never in the formulas here.
 
 use super::Backend;
 use super::field::{Fe8, Linear, Unreduced8};

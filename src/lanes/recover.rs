@@ -44,8 +44,10 @@ pub(crate) const OK: u64 = 0;
 pub(crate) const NOT_ON_CURVE: u64 = 1;
 /// Status of a lane: its schedule could not be built (a GLV half or the joint recoding's
 /// remainder out of its bound, which the bounds in `secp256k1::glv` and
-/// `secp256k1::eisenstein` exclude: never seen, for any input); the caller recomputes it
-/// on the scalar path.
+/// `secp256k1::eisenstein` exclude: never seen, for any input), or one of the additions
+/// that build its table of R's multiples met two points with the same x (two small
+/// combinations a + bλ ≡ 0 mod n: impossible for the entries' small a, b, handled all the
+/// same); the caller recomputes it on the scalar path.
 pub(crate) const RETRY_SCALAR: u64 = 2;
 /// Status of a lane: the input was marked invalid; its output is meaningless.
 pub(crate) const INVALID: u64 = 3;
@@ -348,15 +350,13 @@ fn load4<B: Backend>(w: &[[u64; LANES]; 4]) -> [B::V; 4] {
 /// lanes where x³ + 7 is a square. The other lanes' y is meaningless.
 #[inline(always)]
 pub(crate) fn lift<B: Backend, const K: usize>(inps: &mut [Input8; K]) -> [u8; K] {
-    let mut xs = [Fe8::<B>::splat(&G.x); K];
-    let mut cs = xs;
+    let mut cs = [Fe8::<B>::splat(&G.x); K];
     for (k, inp) in inps.iter().enumerate() {
         let x = Fe8::select(
             inp.valid as u8,
             &Fe8::from_words(load4::<B>(&inp.x)),
             &Fe8::splat(&G.x),
         );
-        xs[k] = x;
         cs[k] = x.sqr().mul(&x).add(&Fe8::splat(&FieldElement::B));
     }
     let (ys, on_curve) = Chains(cs).sqrt();
@@ -380,7 +380,9 @@ pub(crate) fn lift<B: Backend, const K: usize>(inps: &mut [Input8; K]) -> [u8; K
 pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     let valid = inp.valid as u8;
 
-    // 1. Dummy inputs for invalid lanes: R = G, r = Gx, s = 1, m = 1.
+    // 1. Dummy inputs for invalid lanes: R = G, r = Gx, s = 2, m = 1, so that Q = (1/Gx)·G.
+    //    (With s = 1, u₁ = −u₂ and Q would be the point at infinity: the lean loop's last
+    //    addition would meet acc = −P in every padded group and finish in the complete loop.)
     let big_r = Aff8::select(
         valid,
         &Aff8 {
@@ -392,7 +394,8 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     let dummy_r = Sc8::<B>::splat(&Scalar::from_words(G.x.normalize().to_u64x4()));
     let one = Sc8::<B>::splat(&Scalar::ONE);
     let r = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.r)), &dummy_r);
-    let s = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.s)), &one);
+    let two = Sc8::<B>::splat(&Scalar::from_words([2, 0, 0, 0]));
+    let s = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.s)), &two);
     let m = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.m)), &one);
 
     // 2. r⁻¹ (Montgomery form) for all lanes, then u₁ and u₂ (plain).

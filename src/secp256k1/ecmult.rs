@@ -303,7 +303,7 @@ impl Strauss {
 #[cfg_attr(not(feature = "alloy"), allow(dead_code))]
 pub fn ecmult(a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
     #[cfg(target_arch = "x86_64")]
-    if let Some(m) = super::field_adx::MulxAdx::detect() {
+    if let Some(m) = super::field::MulxAdx::detect() {
         return ecmult_with(m, a, na, ng);
     }
     ecmult_with(Portable, a, na, ng)

@@ -24,7 +24,7 @@
 //! **Bound on the top digit.** The GLV rounding puts κ in the rhombus spanned by half the
 //! short lattice basis (|π| = √n, at 60°), so |κ| ≤ √n·√3/2 < 2^127.8. Each step divides
 //! by 8 and adds at most |d|/8 ≤ √19/8, so after 42 steps |κ₄₂| ≤ 2^127.8/2^126 + √19/7
-//! < 4.1. Every Eisenstein integer of norm at most 16 (|x| < 4.36 means norm ≤ 16) is 0
+//! < 4.11. Every Eisenstein integer of norm at most 16 (|x| < 4.36 means norm ≤ 16) is 0
 //! or a unit times an entry, so the remainder is the 43rd digit itself.
 //! [`recode`] checks this and returns `None` otherwise (never seen, and excluded by the
 //! bound; the caller would then use the scalar path).

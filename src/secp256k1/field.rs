@@ -469,7 +469,7 @@ impl FieldElement {
 /// Code generic over this trait is compiled once per implementation, so a whole computation
 /// (one recovery) chooses its multiply once and its loops hold that one alone:
 /// [`Checked`] tests the CPU at every call (what [`FieldElement::mul`] does), [`Portable`]
-/// is plain Rust on every CPU, and `field_adx::MulxAdx` (x86-64) is the BMI2/ADX assembly,
+/// is plain Rust on every CPU, and [`MulxAdx`] (x86-64) is the BMI2/ADX assembly,
 /// which only a CPU check can hand out.
 pub trait FieldMul: Copy {
     /// `a · b` mod p (weakly reduced).
@@ -536,6 +536,58 @@ impl FieldMul for Portable {
     #[inline(always)]
     fn sqr(self, a: &FieldElement) -> FieldElement {
         a.sqr_portable()
+    }
+}
+
+/// [`FieldMul`] on the MULX/ADCX/ADOX assembly of `field_adx`. Only [`MulxAdx::detect`]
+/// makes one, and only on a CPU with BMI2 and ADX, so holding one is the proof that the
+/// assembly may run.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct MulxAdx(());
+
+#[cfg(target_arch = "x86_64")]
+impl MulxAdx {
+    /// The assembly multiply, if this CPU has BMI2 and ADX (detected once, by
+    /// `crate::dispatch`).
+    #[inline(always)]
+    pub fn detect() -> Option<Self> {
+        crate::dispatch::has_bmi2_adx().then_some(Self(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl FieldMul for MulxAdx {
+    #[inline(always)]
+    fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        FieldElement(super::field_adx::mul(&a.0, &b.0))
+    }
+    #[inline(always)]
+    fn sqr(self, a: &FieldElement) -> FieldElement {
+        FieldElement(super::field_adx::sqr(&a.0))
+    }
+    #[inline(always)]
+    fn mul_scaled<const K: u64>(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        FieldElement(super::field_adx::mul_scaled::<K>(&a.0, &b.0))
+    }
+    #[inline(always)]
+    fn sqr_scaled<const K: u64>(self, a: &FieldElement) -> FieldElement {
+        FieldElement(super::field_adx::sqr_scaled::<K>(&a.0))
+    }
+    #[inline(always)]
+    fn mul_sub(self, a: &FieldElement, b: &FieldElement, c: &FieldElement) -> FieldElement {
+        FieldElement(super::field_adx::mul_sub(&a.0, &b.0, &c.0))
+    }
+    #[inline(always)]
+    fn sqr_sub(self, a: &FieldElement, c: &FieldElement) -> FieldElement {
+        FieldElement(super::field_adx::sqr_sub(&a.0, &c.0))
+    }
+    #[inline(always)]
+    fn sqr_n(self, a: &FieldElement, k: u32) -> FieldElement {
+        if k == 0 {
+            return *a;
+        }
+        FieldElement(super::field_adx::sqr_n(&a.0, k))
     }
 }
 
@@ -780,7 +832,7 @@ mod tests {
         assert_eq!(val(&Checked.mul(&fa, &fb)), want);
         assert_eq!(val(&Portable.mul(&fa, &fb)), want);
         #[cfg(target_arch = "x86_64")]
-        if let Some(adx) = super::super::field_adx::MulxAdx::detect() {
+        if let Some(adx) = super::MulxAdx::detect() {
             assert_eq!(val(&adx.mul(&fa, &fb)), want);
             assert_eq!(val(&adx.mul(&fb, &fa)), want);
         }
@@ -813,7 +865,7 @@ mod tests {
             assert_eq!(val(&Portable.mul_sub(&fa, &fb, &fc)), want);
             assert_eq!(val(&Checked.sqr_sub(&fa, &fc)), want_sq);
             #[cfg(target_arch = "x86_64")]
-            if let Some(adx) = super::super::field_adx::MulxAdx::detect() {
+            if let Some(adx) = super::MulxAdx::detect() {
                 assert_eq!(
                     val(&adx.mul_sub(&fa, &fb, &fc)),
                     want,
@@ -849,7 +901,7 @@ mod tests {
             let root = fa.sqrt_with(Portable).map(|r| val(&r));
             assert_eq!(root, fa.sqrt().map(|r| val(&r)));
             #[cfg(target_arch = "x86_64")]
-            if let Some(adx) = super::super::field_adx::MulxAdx::detect() {
+            if let Some(adx) = super::MulxAdx::detect() {
                 assert_eq!(val(&adx.mul(&fa, &fb)), want);
                 assert_eq!(val(&adx.sqr(&fa)), (a * a) % &p);
                 for k in [1, 2, 3, 11, 23] {

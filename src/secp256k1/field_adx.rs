@@ -4,59 +4,11 @@
 //! row of partial products accumulate its low and high halves at once; these two
 //! functions therefore use inline assembly. They compute a weakly reduced result below
 //! 2²⁵⁶, congruent to the product mod p (as the portable `FieldElement::mul_portable` /
-//! `sqr_portable` do), and run only behind a [`MulxAdx`] token, which `crate::dispatch`'s
-//! check of BMI2 and ADX hands out.
+//! `sqr_portable` do), and run only behind `field::MulxAdx`, the token that
+//! `crate::dispatch`'s check of BMI2 and ADX hands out. This file holds the assembly alone,
+//! on plain words; `field.rs` wraps it for `FieldElement`.
 
-use super::field::{FieldElement, FieldMul};
 use core::arch::asm;
-
-/// [`FieldMul`] on the MULX/ADCX/ADOX assembly below. Only [`MulxAdx::detect`] makes one,
-/// and only on a CPU with BMI2 and ADX, so holding one is the proof that the assembly may run.
-#[derive(Clone, Copy, Debug)]
-pub struct MulxAdx(());
-
-impl MulxAdx {
-    /// The assembly multiply, if this CPU has BMI2 and ADX (detected once, by
-    /// `crate::dispatch`).
-    #[inline(always)]
-    pub fn detect() -> Option<Self> {
-        crate::dispatch::has_bmi2_adx().then_some(Self(()))
-    }
-}
-
-impl FieldMul for MulxAdx {
-    #[inline(always)]
-    fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
-        FieldElement(mul(&a.0, &b.0))
-    }
-    #[inline(always)]
-    fn sqr(self, a: &FieldElement) -> FieldElement {
-        FieldElement(sqr(&a.0))
-    }
-    #[inline(always)]
-    fn mul_scaled<const K: u64>(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
-        FieldElement(mul_scaled::<K>(&a.0, &b.0))
-    }
-    #[inline(always)]
-    fn sqr_scaled<const K: u64>(self, a: &FieldElement) -> FieldElement {
-        FieldElement(sqr_scaled::<K>(&a.0))
-    }
-    #[inline(always)]
-    fn mul_sub(self, a: &FieldElement, b: &FieldElement, c: &FieldElement) -> FieldElement {
-        FieldElement(mul_sub(&a.0, &b.0, &c.0))
-    }
-    #[inline(always)]
-    fn sqr_sub(self, a: &FieldElement, c: &FieldElement) -> FieldElement {
-        FieldElement(sqr_sub(&a.0, &c.0))
-    }
-    #[inline(always)]
-    fn sqr_n(self, a: &FieldElement, k: u32) -> FieldElement {
-        if k == 0 {
-            return *a;
-        }
-        FieldElement(sqr_n(&a.0, k))
-    }
-}
 
 /// The first fold of the reduction, with the multiplier already in rdx (P_C, or K·P_C for a
 /// scaled result): adds the product's high words, in the registers named `$h0..$h3`, times
@@ -100,6 +52,29 @@ macro_rules! fold_high {
     };
 }
 
+/// The directive that opens the section for the rare paths (closed by `.popsection`), so
+/// that they sit away from the hot code: in the object format of the target. ELF (Linux,
+/// the BSDs) names a `.text.unlikely` section, Mach-O (macOS) `__TEXT,__text_cold`, COFF
+/// (Windows) a `.text$…` section that the linker merges into `.text`.
+#[cfg(target_vendor = "apple")]
+macro_rules! cold_section {
+    () => {
+        ".pushsection __TEXT,__text_cold,regular,pure_instructions\n"
+    };
+}
+#[cfg(windows)]
+macro_rules! cold_section {
+    () => {
+        ".pushsection .text$asmcrypto_cold, \"xr\"\n"
+    };
+}
+#[cfg(not(any(target_vendor = "apple", windows)))]
+macro_rules! cold_section {
+    () => {
+        ".pushsection .text.unlikely.asmcrypto_field_adx, \"ax\", @progbits\n"
+    };
+}
+
 /// The last fold, with P_C in rdx: adds the overflow word `$ov` (below 2³⁸) times P_C
 /// (below 2⁷¹) into r0 and r1 only. A carry out of r1 (the sum passing a multiple of 2¹²⁸
 /// there: about 2⁻⁵⁶ of random inputs) jumps to a cold section, which carries it on into r2
@@ -115,7 +90,7 @@ macro_rules! fold_overflow {
             "adc {r1}, {hi}\n",
             "jc 3f\n",
             "2:\n",
-            ".pushsection .text.unlikely.asmcrypto_field_adx, \"ax\", @progbits\n",
+            cold_section!(),
             "3:\n",
             "adc {r2}, 0\n",
             "adc {r3}, 0\n",
@@ -162,7 +137,7 @@ macro_rules! reduce_sub {
             "sbb {", stringify!($h0), "}, 0\n",
             "jc 7f\n",
             "6:\n",
-            ".pushsection .text.unlikely.asmcrypto_field_adx, \"ax\", @progbits\n",
+            cold_section!(),
             "7:\n",
             "xor {", stringify!($h0), ":e}, {", stringify!($h0), ":e}\n",
             "sub {r0}, rdx\n",
@@ -524,16 +499,18 @@ pub(super) fn sqr_sub(a: &[u64; 4], c: &[u64; 4]) -> [u64; 4] {
     [r0, r1, r2, r3]
 }
 
-/// a^(2^n) mod p (weakly reduced), n ≥ 1: n squarings in one assembly loop whose value
+/// a^(2^n) mod p (weakly reduced; a itself for n = 0): n squarings in one assembly loop whose value
 /// stays in registers from one squaring to the next (no store and reload between them, which
 /// the square root's 253 dependent squarings would each wait for). Caller guarantees BMI2 and
 /// ADX.
 #[inline(always)]
 pub(super) fn sqr_n(a: &[u64; 4], n: u32) -> [u64; 4] {
-    debug_assert!(n >= 1);
+    if n == 0 {
+        return *a;
+    }
     let [mut r0, mut a1, mut a2, mut a3] = *a;
     let mut count = n as u64;
-    // SAFETY: register-only arithmetic (all fifteen general registers but rsp); the caller
+    // SAFETY: register-only arithmetic (fourteen general registers and one XMM); the caller
     // checked that the CPU has BMI2 (mulx) and ADX (adcx/adox). The loop runs n ≥ 1 times.
     unsafe {
         asm!(
@@ -591,13 +568,17 @@ pub(super) fn sqr_n(a: &[u64; 4], n: u32) -> [u64; 4] {
             "mov {a1}, {r1}",
             "mov {a2}, {r2}",
             "mov {a3}, {r3}",
-            "dec {count}",
+            // The count lives in an XMM register, so that the loop needs one general
+            // register less (with frame pointers, rbp is not free).
+            "movq {lo}, {count}",
+            "dec {lo}",
+            "movq {count}, {lo}",
             "jnz 4b",
             r0 = inout(reg) r0,
             a1 = inout(reg) a1,
             a2 = inout(reg) a2,
             a3 = inout(reg) a3,
-            count = inout(reg) count,
+            count = inout(xmm_reg) count,
             r1 = out(reg) _,
             r2 = out(reg) _,
             r3 = out(reg) _,
@@ -633,8 +614,8 @@ mod tests {
             mut r6,
             mut r7,
         ] = t;
-        // SAFETY: register-only arithmetic; the test runs it only after MulxAdx::detect
-        // found BMI2 (mulx) and ADX (adcx/adox).
+        // SAFETY: register-only arithmetic; the tests run it only after
+        // `dispatch::has_bmi2_adx` found BMI2 (mulx) and ADX (adcx/adox).
         unsafe {
             asm!(
                 "xor {z:e}, {z:e}",
@@ -676,7 +657,7 @@ mod tests {
     /// (k = 2¹⁹²). The other cases take the plain path.
     #[test]
     fn reduce_tails_match_bigint() {
-        if MulxAdx::detect().is_none() {
+        if !crate::dispatch::has_bmi2_adx() {
             eprintln!("skipped: no BMI2/ADX");
             return;
         }
@@ -717,7 +698,7 @@ mod tests {
     /// words, where the scaled low words carry past 2²⁵⁶ and the overflow is largest.
     #[test]
     fn reduce_scaled_matches_bigint() {
-        if MulxAdx::detect().is_none() {
+        if !crate::dispatch::has_bmi2_adx() {
             eprintln!("skipped: no BMI2/ADX");
             return;
         }

@@ -1,7 +1,7 @@
-//! The regular schedule shared by the lockstep engines (the 8-lane engine and the
-//! batch-affine ladder): u₂ split by GLV into two ~128-bit halves over R and λR, u₁ split
-//! into its 128-bit halves over G and 2¹²⁸·G, each recoded into **signed odd fixed
-//! windows**. Every digit is odd and non-zero, so every signature adds in the same
+//! The regular schedule of the lockstep paths: u₂ split by GLV into two ~128-bit halves
+//! over R and λR (the batch-affine ladder; the 8-lane engine recodes u₂ jointly instead, in
+//! `eisenstein`), u₁ split into its 128-bit halves over G and 2¹²⁸·G (both), each recoded
+//! into **signed odd fixed windows**. Every digit is odd and non-zero, so every signature adds in the same
 //! columns and never adds the identity.
 //!
 //! Recoding of an odd a with width w: dᵢ = (a mod 2^(w+1)) − 2^w (odd, |dᵢ| < 2^w), then
