@@ -87,9 +87,10 @@ int asmcrypto_recover_address(unsigned char addr_out[20],
  * Threads: this is the fast path (shared inversions between signatures). Long inputs
  * (at least two chunks: 2 x 64 signatures, on a pool of two threads or more) are spread
  * over a process-wide pool of worker threads (rayon's global pool: one thread per CPU,
- * started by the first such call, kept for the life of the process; RAYON_NUM_THREADS in the environment at that first call sets their
- * number, and RAYON_NUM_THREADS=1 keeps all work on a single worker). The call returns
- * when every entry is written. Shorter inputs run on the calling thread.
+ * started by the first such call, kept for the life of the process; RAYON_NUM_THREADS in
+ * the environment at that first call sets their number, and RAYON_NUM_THREADS=1 keeps all
+ * work on a single worker). The call returns when every entry is written. Shorter inputs
+ * run on the calling thread.
  */
 size_t asmcrypto_recover_addresses(size_t n, const unsigned char *msgs,
                                    const unsigned char *sigs, unsigned char *addrs_out,
