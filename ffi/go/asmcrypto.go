@@ -12,11 +12,13 @@
 //
 // For another prefix, point pkg-config at it (PKG_CONFIG_PATH=PREFIX/lib/pkgconfig), and
 // the dynamic loader too, as for any shared library outside its search path
-// (LD_LIBRARY_PATH, or CGO_LDFLAGS="-Wl,-rpath,PREFIX/lib" when building).
+// (LD_LIBRARY_PATH, or CGO_LDFLAGS="-Wl,-rpath,PREFIX/lib" when building). After the
+// library moves to another prefix, run `go clean -cache`: Go's build cache can keep the
+// link flags pkg-config gave for the old one.
 //
 // Every function is safe for concurrent use. RecoverAddresses runs long batches (at least
-// two chunks: 2 x 64 signatures) on a process-wide
-// pool of worker threads (see the header).
+// two chunks: 2 x 64 signatures) on a process-wide pool of worker threads (see the
+// header).
 package asmcrypto
 
 /*
