@@ -154,7 +154,7 @@ impl<B: Backend> Jac8<B> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::lanes::LANES;
     use crate::lanes::portable::Portable;
@@ -184,7 +184,8 @@ mod tests {
         }
     }
 
-    fn jac_to_affine(j: &Jac8<P>) -> [Affine; LANES] {
+    /// The eight lanes of `j` as affine points (none at infinity).
+    pub(in crate::lanes) fn jac_to_affine(j: &Jac8<P>) -> [Affine; LANES] {
         let (x, y, z) = (j.x.to_lanes(), j.y.to_lanes(), j.z.to_lanes());
         core::array::from_fn(|i| {
             Jacobian {
@@ -197,7 +198,7 @@ mod tests {
         })
     }
 
-    fn same(a: &Affine, b: &Affine) -> bool {
+    pub(in crate::lanes) fn same(a: &Affine, b: &Affine) -> bool {
         a.x.to_bytes() == b.x.to_bytes() && a.y.to_bytes() == b.y.to_bytes()
     }
 

@@ -132,6 +132,20 @@ impl Output8 {
     }
 }
 
+/// `acc + q` by the lockstep formula: `q` affine in acc's frame, or (with `zinv`) a true
+/// affine point added on the isomorphic curve scaled by `zinv`. Also the mask of lanes
+/// where the two share an x-coordinate, whose sum is garbage.
+#[inline(always)]
+fn add_in_frame<B: Backend>(acc: &Jac8<B>, q: &Aff8<B>, zinv: Option<&Fe8<B>>) -> (Jac8<B>, u8) {
+    match zinv {
+        Some(z) => acc.add_zinv(q, z),
+        None => {
+            let (sum, _, same_x) = acc.add_affine(q);
+            (sum, same_x)
+        }
+    }
+}
+
 /// `acc + q` in the lanes of `live` (the others keep `acc`), complete in every lane: `q`
 /// is affine in acc's frame, or (with `zinv`) a true affine point added to an accumulator
 /// on the isomorphic curve scaled by `zinv`. Lanes whose accumulator is at infinity
@@ -144,13 +158,7 @@ fn add_complete<B: Backend>(
     live: u8,
     inf: &mut u8,
 ) -> Jac8<B> {
-    let (sum, same_x) = match zinv {
-        Some(z) => acc.add_zinv(q, z),
-        None => {
-            let (sum, _, same_x) = acc.add_affine(q);
-            (sum, same_x)
-        }
-    };
+    let (sum, same_x) = add_in_frame(&acc, q, zinv);
     let mut out = if live == 0xFF {
         sum
     } else {
@@ -288,13 +296,7 @@ impl<B: Backend> Strauss<'_, B> {
             if COMPLETE {
                 acc = add_complete(acc, &p, zinv, live, inf);
             } else {
-                let (sum, same_x) = match zinv {
-                    Some(z) => acc.add_zinv(&p, z),
-                    None => {
-                        let (sum, _, same_x) = acc.add_affine(&p);
-                        (sum, same_x)
-                    }
-                };
+                let (sum, same_x) = add_in_frame(&acc, &p, zinv);
                 if same_x & live != 0 {
                     return Err((i, acc));
                 }
@@ -597,6 +599,7 @@ pub(crate) fn lift_recover8_avx512_body(inp: &Input8, out: &mut Output8) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::point::tests::{jac_to_affine, same};
     use super::*;
     use crate::lanes::portable::Portable;
     use crate::secp256k1::group::{Affine, Jacobian};
@@ -621,23 +624,6 @@ mod tests {
             y: Fe8::from_lanes(&p.map(|j| j.y)),
             z: Fe8::from_lanes(&p.map(|j| j.z)),
         }
-    }
-
-    fn lanes_affine(j: &Jac8<P>) -> [Affine; LANES] {
-        let (x, y, z) = (j.x.to_lanes(), j.y.to_lanes(), j.z.to_lanes());
-        core::array::from_fn(|i| {
-            Jacobian {
-                x: x[i],
-                y: y[i],
-                z: z[i],
-                infinity: false,
-            }
-            .to_affine()
-        })
-    }
-
-    fn same(a: &Affine, b: &Affine) -> bool {
-        a.x.to_bytes() == b.x.to_bytes() && a.y.to_bytes() == b.y.to_bytes()
     }
 
     /// Every case of the complete addition, lane by lane against the scalar group law:
@@ -679,7 +665,7 @@ mod tests {
             if let Some(k) = zinv {
                 out.z = out.z.mul(&Fe8::splat(&k));
             }
-            let got = lanes_affine(&out);
+            let got = jac_to_affine(&out);
             assert_eq!(
                 inf, 0b0010_0010,
                 "lane 1 went to infinity, 3 came back, 5 stays"
