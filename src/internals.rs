@@ -16,13 +16,8 @@ pub use crate::secp256k1::scalar::Scalar;
 pub enum BatchPath {
     /// What `recover_addresses` picks on this CPU.
     Dispatched,
-    /// The batch-affine ladder of the scalar core (at any length).
-    Affine,
-    /// The interleaved Strauss loops of the scalar core, `group` signatures side by side.
-    Interleaved {
-        /// Signatures per interleaved group (at least 1).
-        group: usize,
-    },
+    /// The scalar core's batch path (what CPUs without AVX-512 IFMA take).
+    Scalar,
     /// The 8-lane engine on its portable backend (plain Rust, slow): the same lockstep
     /// algorithm as the AVX-512 engine, on every CPU.
     PortableLanes,
@@ -39,8 +34,7 @@ pub fn recover_addresses_on(
 ) -> Option<Vec<Result<[u8; 20], Error>>> {
     Some(match path {
         BatchPath::Dispatched => crate::recover_addresses(inputs),
-        BatchPath::Affine => scalar::recover_batch_affine(inputs),
-        BatchPath::Interleaved { group } => scalar::recover_interleaved(inputs, group),
+        BatchPath::Scalar => scalar::recover_many(inputs),
         BatchPath::PortableLanes => lanes8::recover_many(&lanes8::PortableEngine, inputs),
         BatchPath::Avx512Lanes => avx512_lanes(inputs)?,
     })

@@ -1,6 +1,5 @@
 //! Arbitrary bytes split into (hash, r ‖ s ‖ v) pairs of 97 bytes → every batch path
-//! (`internals::BatchPath`, each variant, with the interleaved group size from the first
-//! byte) and `recover_addresses_batch` (on the first eight, cycled), each against
+//! (`internals::BatchPath`, each variant) and `recover_addresses_batch` (on the first eight, cycled), each against
 //! `recover_address` on every pair.
 //!
 //! The v byte is mapped so that most lanes can recover: 0x00..=0x3f → 0/1,
@@ -12,9 +11,6 @@ use asmcrypto_testkit::{check_paths, paths, scalar_core};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&group, data)) = data.split_first() else {
-        return;
-    };
     let inputs: Vec<([u8; 32], [u8; 65])> = data
         .chunks_exact(97)
         .map(|c| {
@@ -28,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
         })
         .collect();
     let want = scalar_core(&inputs);
-    let every = paths::every(&[usize::from(group % 17).max(1)]);
+    let every = paths::every();
     check_paths(&every, &inputs, &want, "fuzz input");
     if !inputs.is_empty() {
         let n = inputs.len();

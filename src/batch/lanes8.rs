@@ -13,7 +13,7 @@
 //! eighth of a lift) per input. Results come back in input order, each exactly what
 //! [`recover_address`] returns.
 
-use super::{Signed, recover_short};
+use super::Signed;
 use crate::error::Error;
 use crate::lanes::LANES;
 use crate::lanes::recover::{
@@ -22,7 +22,7 @@ use crate::lanes::recover::{
 use crate::recover::{Parsed, parse, recover_address};
 
 /// A remainder this long after the full groups of eight goes through the engine as one group
-/// with idle lanes; a shorter one takes the scalar core ([`recover_short`]).
+/// with idle lanes; a shorter one takes the scalar core ([`super::scalar::recover_many`]).
 ///
 /// Measured on AMD Zen 5 (AVX-512 IFMA): an engine group of eight costs about 1.2
 /// libsecp256k1 recoveries, one signature on the scalar core about 0.82, so two signatures
@@ -182,7 +182,7 @@ fn scalar_tail(
     results: &mut [Result<[u8; 20], Error>],
 ) {
     let subset: Vec<Signed> = live.iter().map(|&(at, _)| inputs[at]).collect();
-    for (&(at, _), r) in live.iter().zip(recover_short(&subset)) {
+    for (&(at, _), r) in live.iter().zip(super::scalar::recover_many(&subset)) {
         results[at] = r;
     }
 }

@@ -13,7 +13,7 @@
 //!   [`Jacobian::add_zinv`], which maps them into that frame on the fly, and the result
 //!   is mapped back with one multiplication of Z at the end.
 
-use super::field::{Checked, FieldElement as Fe, FieldMul, Portable};
+use super::field::{FieldElement as Fe, FieldMul, Portable};
 use super::glv;
 use super::group::{Affine, Jacobian};
 use super::scalar::Scalar;
@@ -176,14 +176,6 @@ pub(crate) struct Strauss {
 }
 
 impl Strauss {
-    /// Recodes na (GLV halves, width 5) and ng (128-bit halves, width 15) and builds the
-    /// odd-multiple table of `a` (not infinity).
-    pub(crate) fn new(a: &Affine, na: &Scalar, ng: &Scalar) -> Self {
-        let mut st = Self::for_g(ng);
-        st.add_a(Checked, a, na);
-        st
-    }
-
     /// The G half alone: recodes ng (128-bit halves, width 15); [`Strauss::add_a`] adds
     /// A's half. Apart so that a recovery can recode ng and prefetch its table entries
     /// ([`Strauss::prefetch_g`]) before the square root that finds A, which then hides
@@ -246,22 +238,12 @@ impl Strauss {
         }
     }
 
-    /// Number of loop steps.
-    pub(crate) fn bits(&self) -> usize {
-        self.bits
-    }
-
-    /// One step of the loop at digit position `i`: r ← 2r + the digits at i.
-    #[inline]
-    pub(crate) fn step(&self, r: &mut Jacobian, i: usize) {
-        self.step_with(Checked, r, i)
-    }
-
-    /// [`Strauss::step`] on the multiply `m`. The doubling is inlined; the additions call
+    /// One step of the loop at digit position `i`: r ← 2r + the digits at i, on the
+    /// multiply `m`. The doubling is inlined; the additions call
     /// one out-of-line copy per kind ([`add_r`], [`add_g`]), which keeps the loop's code
     /// within the uop caches.
     #[inline]
-    pub(crate) fn step_with<M: FieldMul>(&self, m: M, r: &mut Jacobian, i: usize) {
+    fn step_with<M: FieldMul>(&self, m: M, r: &mut Jacobian, i: usize) {
         if i >= self.bits {
             return;
         }
@@ -284,14 +266,9 @@ impl Strauss {
         }
     }
 
-    /// Maps the loop's result back from the isomorphic frame.
-    pub(crate) fn finish(&self, r: Jacobian) -> Jacobian {
-        self.finish_with(Checked, r)
-    }
-
-    /// [`Strauss::finish`] on the multiply `m`.
+    /// Maps the loop's result back from the isomorphic frame, on the multiply `m`.
     #[inline(always)]
-    pub(crate) fn finish_with<M: FieldMul>(&self, m: M, mut r: Jacobian) -> Jacobian {
+    fn finish_with<M: FieldMul>(&self, m: M, mut r: Jacobian) -> Jacobian {
         if !r.infinity {
             r.z = m.mul(&r.z, &self.zt);
         }

@@ -424,36 +424,46 @@ impl FieldElement {
     /// next, so their independent squaring chains overlap in the pipeline instead of
     /// each waiting on its own multiplier latency.
     pub fn sqrt_many(xs: &[Self]) -> Vec<Option<Self>> {
-        fn sqr_n(v: &[FieldElement], k: u32) -> Vec<FieldElement> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(m) = MulxAdx::detect() {
+            return Self::sqrt_many_with(m, xs);
+        }
+        Self::sqrt_many_with(Portable, xs)
+    }
+
+    /// [`FieldElement::sqrt_many`] on the multiply `m`.
+    #[inline(always)]
+    pub(crate) fn sqrt_many_with<M: FieldMul>(m: M, xs: &[Self]) -> Vec<Option<Self>> {
+        fn sqr_n<M: FieldMul>(m: M, v: &[FieldElement], k: u32) -> Vec<FieldElement> {
             let mut r = v.to_vec();
             for _ in 0..k {
                 for x in r.iter_mut() {
-                    *x = x.sqr();
+                    *x = m.sqr(x);
                 }
             }
             r
         }
-        fn mul(a: &[FieldElement], b: &[FieldElement]) -> Vec<FieldElement> {
-            a.iter().zip(b).map(|(x, y)| x.mul(y)).collect()
+        fn mul<M: FieldMul>(m: M, a: &[FieldElement], b: &[FieldElement]) -> Vec<FieldElement> {
+            a.iter().zip(b).map(|(x, y)| m.mul(x, y)).collect()
         }
         let a = xs;
-        let x2 = mul(&sqr_n(a, 1), a);
-        let x3 = mul(&sqr_n(&x2, 1), a);
-        let x6 = mul(&sqr_n(&x3, 3), &x3);
-        let x9 = mul(&sqr_n(&x6, 3), &x3);
-        let x11 = mul(&sqr_n(&x9, 2), &x2);
-        let x22 = mul(&sqr_n(&x11, 11), &x11);
-        let x44 = mul(&sqr_n(&x22, 22), &x22);
-        let x88 = mul(&sqr_n(&x44, 44), &x44);
-        let x176 = mul(&sqr_n(&x88, 88), &x88);
-        let x220 = mul(&sqr_n(&x176, 44), &x44);
-        let x223 = mul(&sqr_n(&x220, 3), &x3);
-        let t = mul(&sqr_n(&x223, 23), &x22);
-        let t = mul(&sqr_n(&t, 6), &x2);
-        let r = sqr_n(&t, 2);
+        let x2 = mul(m, &sqr_n(m, a, 1), a);
+        let x3 = mul(m, &sqr_n(m, &x2, 1), a);
+        let x6 = mul(m, &sqr_n(m, &x3, 3), &x3);
+        let x9 = mul(m, &sqr_n(m, &x6, 3), &x3);
+        let x11 = mul(m, &sqr_n(m, &x9, 2), &x2);
+        let x22 = mul(m, &sqr_n(m, &x11, 11), &x11);
+        let x44 = mul(m, &sqr_n(m, &x22, 22), &x22);
+        let x88 = mul(m, &sqr_n(m, &x44, 44), &x44);
+        let x176 = mul(m, &sqr_n(m, &x88, 88), &x88);
+        let x220 = mul(m, &sqr_n(m, &x176, 44), &x44);
+        let x223 = mul(m, &sqr_n(m, &x220, 3), &x3);
+        let t = mul(m, &sqr_n(m, &x223, 23), &x22);
+        let t = mul(m, &sqr_n(m, &t, 6), &x2);
+        let r = sqr_n(m, &t, 2);
         r.iter()
             .zip(a)
-            .map(|(r, a)| if r.sqr().equals(a) { Some(*r) } else { None })
+            .map(|(r, a)| if m.sqr(r).equals(a) { Some(*r) } else { None })
             .collect()
     }
 

@@ -1,7 +1,6 @@
 //! secp256k1 arithmetic: the field, the scalars, the group and double-scalar
 //! multiplication. Variable time throughout (all inputs are public).
 
-pub(crate) mod affine_ladder;
 pub(crate) mod batch_inv;
 pub(crate) mod ecmult;
 pub(crate) mod eisenstein;

@@ -5,31 +5,26 @@ use asmcrypto::internals::{BatchPath, recover_addresses_on};
 
 use crate::sig::Signed;
 
-/// Every batch path: one of each variant of [`BatchPath`], with an interleaved path for
-/// each group size in `groups`. [`BatchPath::Avx512Lanes`] is in the list on every CPU
-/// ([`run`] says where it cannot run). A new variant fails to compile here until it is
-/// listed.
-pub fn every(groups: &[usize]) -> Vec<BatchPath> {
+/// Every batch path: one of each variant of [`BatchPath`]. [`BatchPath::Avx512Lanes`] is
+/// in the list on every CPU ([`run`] says where it cannot run). A new variant fails to
+/// compile here until it is listed.
+pub fn every() -> Vec<BatchPath> {
     let one_of_each = [
         BatchPath::Dispatched,
-        BatchPath::Affine,
-        BatchPath::Interleaved { group: 1 },
+        BatchPath::Scalar,
         BatchPath::PortableLanes,
         BatchPath::Avx512Lanes,
     ];
-    let mut out = Vec::new();
+    // The match lists every variant, so a new one must be added above.
     for p in one_of_each {
         match p {
-            BatchPath::Interleaved { .. } => {
-                out.extend(groups.iter().map(|&group| BatchPath::Interleaved { group }));
-            }
             BatchPath::Dispatched
-            | BatchPath::Affine
+            | BatchPath::Scalar
             | BatchPath::PortableLanes
-            | BatchPath::Avx512Lanes => out.push(p),
+            | BatchPath::Avx512Lanes => {}
         }
     }
-    out
+    one_of_each.to_vec()
 }
 
 /// Whether `path` runs on this CPU.
@@ -38,11 +33,8 @@ pub fn available(path: BatchPath) -> bool {
 }
 
 /// The paths of [`every`] that run on this CPU.
-pub fn every_available(groups: &[usize]) -> Vec<BatchPath> {
-    every(groups)
-        .into_iter()
-        .filter(|&p| available(p))
-        .collect()
+pub fn every_available() -> Vec<BatchPath> {
+    every().into_iter().filter(|&p| available(p)).collect()
 }
 
 /// `path` on `inputs`; `None` where the CPU lacks what it needs.

@@ -46,7 +46,7 @@ fn round_seed(seed: u64, thread: u64, round: u64) -> u64 {
 // Checks
 // ---------------------------------------------------------------------------------------
 
-const FN_NAMES: [&str; 14] = [
+const FN_NAMES: [&str; 13] = [
     "recover_public_key",
     "recover_address",
     "ecrecover_public_key",
@@ -54,8 +54,7 @@ const FN_NAMES: [&str; 14] = [
     "ecrecover_precompile",
     "recover_addresses_batch (dispatched)",
     "recover_addresses (BatchPath::Dispatched)",
-    "BatchPath::Affine",
-    "BatchPath::Interleaved",
+    "BatchPath::Scalar",
     "BatchPath::PortableLanes",
     "BatchPath::Avx512Lanes",
     "keccak256",
@@ -68,18 +67,17 @@ const F_EC_KEY: usize = 2;
 const F_EC: usize = 3;
 const F_PRE: usize = 4;
 const F_BATCH: usize = 5;
-const F_KECCAK: usize = 11;
-const F_KECCAK_INC: usize = 12;
-const F_KECCAK_BATCH: usize = 13;
+const F_KECCAK: usize = 10;
+const F_KECCAK_INC: usize = 11;
+const F_KECCAK_BATCH: usize = 12;
 
 /// The row of a batch path in [`FN_NAMES`].
 fn path_row(path: BatchPath) -> usize {
     match path {
         BatchPath::Dispatched => 6,
-        BatchPath::Affine => 7,
-        BatchPath::Interleaved { .. } => 8,
-        BatchPath::PortableLanes => 9,
-        BatchPath::Avx512Lanes => 10,
+        BatchPath::Scalar => 7,
+        BatchPath::PortableLanes => 8,
+        BatchPath::Avx512Lanes => 9,
     }
 }
 
@@ -225,11 +223,7 @@ impl Checker<'_> {
         if !paths::available(path) {
             return;
         }
-        let what = match path {
-            BatchPath::Interleaved { group } => format!("(group {group})"),
-            _ => String::new(),
-        };
-        self.batch(path_row(path), cases, idx, &what, || {
+        self.batch(path_row(path), cases, idx, "", || {
             paths::run(path, inputs).expect("available on this CPU")
         });
     }
@@ -374,7 +368,6 @@ fn run_round(seed: u64, thread: u64, round: u64, stats: &mut Stats, dump: bool, 
     if self_test {
         corrupt(&mut cases, &mut msg_hashes);
     }
-    let interleave_group = [1, 2, 3, 4, 5, 7, 8, 9, 16, 32][rng.index(10)];
     let portable_group = rng.below(4) == 0;
     stats.reference_ns += t0.elapsed().as_nanos() as u64;
     for e in g.reference.take_inconsistencies() {
@@ -440,7 +433,7 @@ fn run_round(seed: u64, thread: u64, round: u64, stats: &mut Stats, dump: bool, 
     }
     // Every other batch path on the whole round.
     let inputs: Vec<Signed> = cases.iter().map(Case::signed).collect();
-    for path in paths::every(&[interleave_group]) {
+    for path in paths::every() {
         if path != BatchPath::PortableLanes {
             ck.path(path, &cases, &all, &inputs);
         }
