@@ -76,12 +76,14 @@ def _is_ndarray(obj: object) -> bool:
     return numpy is not None and isinstance(obj, numpy.ndarray)
 
 
+# numpy in, numpy out. From Python 3.12 an ndarray is a Buffer too, so these overlap the
+# last one: the first that matches is the one that applies, as intended.
 @overload
-def recover_addresses(
+def recover_addresses(  # type: ignore[overload-overlap, unused-ignore]
     msg_hashes: npt.NDArray[np.uint8], signatures: _Batch, *, threads: int = 1
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]: ...
 @overload
-def recover_addresses(
+def recover_addresses(  # type: ignore[overload-overlap, unused-ignore]
     msg_hashes: _Batch, signatures: npt.NDArray[np.uint8], *, threads: int = 1
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]: ...
 @overload

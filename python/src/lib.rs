@@ -7,6 +7,7 @@
 //! GIL released, on a copy of its input taken while the GIL is held, so no other Python
 //! thread can change the bytes under it.
 
+use core::fmt;
 use core::ptr::NonNull;
 
 use pyo3::buffer::PyUntypedBuffer;
@@ -96,7 +97,11 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 /// The buffer of a bytes-like object whose items are single unsigned bytes, laid out
 /// C-contiguously; `TypeError` (saying what was `expected`) for an object without a buffer
 /// or with other items, `ValueError` for a non-contiguous one.
-fn byte_buffer(obj: &Bound<'_, PyAny>, name: &str, expected: &str) -> PyResult<PyUntypedBuffer> {
+fn byte_buffer(
+    obj: &Bound<'_, PyAny>,
+    name: &dyn fmt::Display,
+    expected: &str,
+) -> PyResult<PyUntypedBuffer> {
     let Ok(buf) = PyUntypedBuffer::get(obj) else {
         return Err(PyTypeError::new_err(format!(
             "{name}: expected {expected}, got {}",
@@ -147,7 +152,7 @@ fn buffer_bytes<'a>(_py: Python<'_>, buf: &'a PyUntypedBuffer) -> &'a [u8] {
 /// else through the buffer protocol.
 fn with_bytes<R>(
     obj: &Bound<'_, PyAny>,
-    name: &str,
+    name: &dyn fmt::Display,
     f: impl FnOnce(&[u8]) -> PyResult<R>,
 ) -> PyResult<R> {
     if let Ok(bytes) = obj.cast::<PyBytes>() {
@@ -158,7 +163,7 @@ fn with_bytes<R>(
 }
 
 /// A bytes-like object of exactly `N` bytes, copied out; `ValueError` for another length.
-fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<[u8; N]> {
+fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, name: &dyn fmt::Display) -> PyResult<[u8; N]> {
     with_bytes(obj, name, |bytes| {
         bytes.try_into().map_err(|_| {
             PyValueError::new_err(format!("{name}: expected {N} bytes, got {}", bytes.len()))
@@ -166,11 +171,22 @@ fn fixed<const N: usize>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<[u8; N]
     })
 }
 
-/// One side of a batch call: `count` items of a fixed size, either one buffer holding them
-/// back to back or a list or tuple of bytes-like items.
+/// The name of item `i` of an argument, for error messages (`name[i]`): a `Display`, so that
+/// nothing is formatted unless an error is raised.
+struct Item<'a>(&'a str, usize);
+
+impl fmt::Display for Item<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
+/// One side of a batch call: items of a fixed size, either one buffer holding them back to
+/// back or a list or tuple of bytes-like items.
 enum Side<'py> {
     Flat(PyUntypedBuffer),
-    Items(Bound<'py, PyAny>),
+    List(Bound<'py, PyList>),
+    Tuple(Bound<'py, PyTuple>),
 }
 
 impl<'py> Side<'py> {
@@ -178,13 +194,13 @@ impl<'py> Side<'py> {
     /// the number of items.
     fn new(obj: &Bound<'py, PyAny>, name: &str, item: usize) -> PyResult<(Self, usize)> {
         if let Ok(list) = obj.cast::<PyList>() {
-            return Ok((Side::Items(obj.clone()), list.len()));
+            return Ok((Side::List(list.clone()), list.len()));
         }
         if let Ok(tuple) = obj.cast::<PyTuple>() {
-            return Ok((Side::Items(obj.clone()), tuple.len()));
+            return Ok((Side::Tuple(tuple.clone()), tuple.len()));
         }
         let expected = format!("a bytes-like buffer of {item}-byte items or a list of bytes");
-        let buf = byte_buffer(obj, name, &expected)?;
+        let buf = byte_buffer(obj, &name, &expected)?;
         let count = match buf.shape() {
             [len] if len % item == 0 => len / item,
             [len] => {
@@ -224,12 +240,16 @@ impl<'py> Side<'py> {
                     field(slot).copy_from_slice(chunk);
                 }
             }
-            Side::Items(seq) => {
+            // Indexed, not iterated: a list that a buffer exporter's Python code shortened
+            // while this runs gives an IndexError, never a short read.
+            Side::List(list) => {
                 for (i, slot) in out.iter_mut().enumerate() {
-                    // Indexed, not iterated: a list that a buffer exporter's Python code
-                    // shortened while this runs gives an IndexError, never a short read.
-                    let item = seq.get_item(i)?;
-                    *field(slot) = fixed::<N>(&item, &format!("{name}[{i}]"))?;
+                    *field(slot) = fixed::<N>(&list.get_item(i)?, &Item(name, i))?;
+                }
+            }
+            Side::Tuple(tuple) => {
+                for (i, slot) in out.iter_mut().enumerate() {
+                    *field(slot) = fixed::<N>(&tuple.get_item(i)?, &Item(name, i))?;
                 }
             }
         }
@@ -284,8 +304,8 @@ fn recover_address<'py>(
     msg_hash: &Bound<'py, PyAny>,
     signature: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let hash = fixed::<32>(msg_hash, "msg_hash")?;
-    let sig = fixed::<65>(signature, "signature")?;
+    let hash = fixed::<32>(msg_hash, &"msg_hash")?;
+    let sig = fixed::<65>(signature, &"signature")?;
     let address = py
         .detach(|| asmcrypto::recover_address(&hash, &sig))
         .map_err(|e| recovery_error(py, e))?;
@@ -301,8 +321,8 @@ fn recover_public_key<'py>(
     msg_hash: &Bound<'py, PyAny>,
     signature: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let hash = fixed::<32>(msg_hash, "msg_hash")?;
-    let sig = fixed::<65>(signature, "signature")?;
+    let hash = fixed::<32>(msg_hash, &"msg_hash")?;
+    let sig = fixed::<65>(signature, &"signature")?;
     let key = py
         .detach(|| asmcrypto::recover_public_key(&hash, &sig))
         .map_err(|e| recovery_error(py, e))?;
@@ -320,7 +340,7 @@ fn ecrecover_precompile<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     // The precompile reads the first 128 bytes: copy those, then recover without the GIL.
     let mut input = [0u8; 128];
-    let len = with_bytes(data, "data", |bytes| {
+    let len = with_bytes(data, &"data", |bytes| {
         let len = bytes.len().min(input.len());
         input[..len].copy_from_slice(&bytes[..len]);
         Ok(len)
@@ -345,7 +365,7 @@ fn keccak256<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'
             let slice = bytes.as_bytes();
             py.detach(|| asmcrypto::keccak256(slice))
         }
-        _ => with_bytes(data, "data", |bytes| Ok(asmcrypto::keccak256(bytes)))?,
+        _ => with_bytes(data, &"data", |bytes| Ok(asmcrypto::keccak256(bytes)))?,
     };
     Ok(PyBytes::new(py, &digest))
 }
