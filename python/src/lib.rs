@@ -94,6 +94,35 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .map_or_else(|_| "?".to_owned(), |name| name.to_string())
 }
 
+/// A buffer whose items are single unsigned bytes, laid out C-contiguously: only
+/// [`byte_buffer`] makes one, after checking that.
+struct ByteBuffer(PyUntypedBuffer);
+
+impl ByteBuffer {
+    /// The buffer's shape (one length per dimension).
+    fn shape(&self) -> &[usize] {
+        self.0.shape()
+    }
+
+    /// The buffer's bytes, read while the GIL is held (the `Python` token).
+    ///
+    /// The slice must not be held across a call into Python code, which could write to a
+    /// mutable buffer under it (the view keeps the exporter from resizing or freeing it).
+    fn bytes<'a>(&'a self, _py: Python<'_>) -> &'a [u8] {
+        let len = self.0.len_bytes();
+        if len == 0 {
+            return &[];
+        }
+        let ptr = NonNull::new(self.0.buf_ptr().cast::<u8>()).unwrap_or(NonNull::dangling());
+        // SAFETY: `byte_buffer` checked that the buffer is C-contiguous with one-byte items,
+        // so its `len_bytes()` bytes start at `buf_ptr()` (non-null for a non-empty buffer)
+        // and are initialised; the view (`self.0`) keeps the exporter from freeing or
+        // resizing them while it is alive, which the returned borrow cannot outlive. The GIL
+        // is held (the `Python` token), so no Python code writes to them meanwhile.
+        unsafe { core::slice::from_raw_parts(ptr.as_ptr(), len) }
+    }
+}
+
 /// The buffer of a bytes-like object whose items are single unsigned bytes, laid out
 /// C-contiguously; `TypeError` (saying what was `expected`) for an object without a buffer
 /// or with other items, `ValueError` for a non-contiguous one.
@@ -101,7 +130,7 @@ fn byte_buffer(
     obj: &Bound<'_, PyAny>,
     name: &dyn fmt::Display,
     expected: &str,
-) -> PyResult<PyUntypedBuffer> {
+) -> PyResult<ByteBuffer> {
     let Ok(buf) = PyUntypedBuffer::get(obj) else {
         return Err(PyTypeError::new_err(format!(
             "{name}: expected {expected}, got {}",
@@ -126,26 +155,7 @@ fn byte_buffer(
             "{name}: the buffer is not C-contiguous (numpy.ascontiguousarray makes a contiguous copy)"
         )));
     }
-    Ok(buf)
-}
-
-/// The bytes of a buffer from [`byte_buffer`].
-///
-/// The slice must be used while the GIL is held and the buffer is alive (the borrow ties it
-/// to `buf`), and must not be held across a call into Python, which could resize a
-/// `bytearray` under it.
-fn buffer_bytes<'a>(_py: Python<'_>, buf: &'a PyUntypedBuffer) -> &'a [u8] {
-    let len = buf.len_bytes();
-    if len == 0 {
-        return &[];
-    }
-    let ptr = NonNull::new(buf.buf_ptr().cast::<u8>()).unwrap_or(NonNull::dangling());
-    // SAFETY: `byte_buffer` checked that the buffer is C-contiguous with one-byte items, so
-    // its `len_bytes()` bytes start at `buf_ptr()` (non-null for a non-empty buffer) and are
-    // initialised; the view (`buf`) keeps the exporter from freeing or resizing them while
-    // it is alive, which the returned borrow cannot outlive. The caller holds the GIL (the
-    // `Python` token).
-    unsafe { core::slice::from_raw_parts(ptr.as_ptr(), len) }
+    Ok(ByteBuffer(buf))
 }
 
 /// Calls `f` on the bytes of a bytes-like object: a `bytes` (or subclass) in place, anything
@@ -159,7 +169,7 @@ fn with_bytes<R>(
         return f(bytes.as_bytes());
     }
     let buf = byte_buffer(obj, name, "a bytes-like object")?;
-    f(buffer_bytes(obj.py(), &buf))
+    f(buf.bytes(obj.py()))
 }
 
 /// A bytes-like object of exactly `N` bytes, copied out; `ValueError` for another length.
@@ -184,7 +194,7 @@ impl fmt::Display for Item<'_> {
 /// One side of a batch call: items of a fixed size, either one buffer holding them back to
 /// back or a list or tuple of bytes-like items.
 enum Side<'py> {
-    Flat(PyUntypedBuffer),
+    Flat(ByteBuffer),
     List(Bound<'py, PyList>),
     Tuple(Bound<'py, PyTuple>),
 }
@@ -235,7 +245,7 @@ impl<'py> Side<'py> {
     ) -> PyResult<()> {
         match self {
             Side::Flat(buf) => {
-                let bytes = buffer_bytes(py, buf);
+                let bytes = buf.bytes(py);
                 for (slot, chunk) in out.iter_mut().zip(bytes.chunks_exact(N)) {
                     field(slot).copy_from_slice(chunk);
                 }
