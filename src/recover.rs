@@ -97,17 +97,23 @@ pub(crate) fn recover_point(p: &Parsed) -> Result<Affine, Error> {
 /// [`recover_point`] on the multiply `m`: the square root and the whole double-scalar
 /// multiplication compiled for it, with no CPU test inside.
 ///
-/// Everything that does not need R comes first: r⁻¹, u₁, u₂, the recoding of u₁ and a
-/// prefetch of its ~16 static-table entries (1 MiB of tables, beyond the L2 cache), so
-/// that the square root's long dependent chain hides their memory latency.
+/// The square root that finds R is one chain of 253 dependent squarings, which leaves the
+/// core idle between them; r⁻¹'s safegcd steps run in those gaps, one step every few
+/// squarings (`FieldElement::sqrt_beside`). Then u₁, u₂, the recoding of u₁ and a
+/// prefetch of its ~16 static-table entries (1 MiB of tables, beyond the L2 cache), whose
+/// memory latency the building of R's table hides.
 #[inline(never)]
 fn recover_point_with<M: FieldMul>(m: M, p: &Parsed) -> Result<Affine, Error> {
-    let rinv = p.r.inv();
+    // R's square root, with r⁻¹'s safegcd steps run between its squarings.
+    let mut inv = p.r.inverter();
+    let rhs = Affine::curve_rhs_with(m, &p.x);
+    let root = rhs.sqrt_beside(m, &mut || inv.step());
+    let rinv = Scalar::from_inverter(inv);
     let u1 = p.msg.mul(&rinv).negate();
     let u2 = p.s.mul(&rinv);
     let mut st = Strauss::for_g(&u1);
     st.prefetch_g();
-    let big_r = Affine::from_x_with(m, &p.x, p.odd).ok_or(Error::NotOnCurve)?;
+    let big_r = Affine::from_root(&p.x, &root.ok_or(Error::NotOnCurve)?, p.odd);
     st.add_a(m, &big_r, &u2);
     let q = st.run(m);
     if q.infinity {

@@ -18,6 +18,9 @@ use super::modinv::{self, ModInfo, Signed62};
 
 /// 2²⁵⁶ mod p.
 const P_C: u64 = 0x1_0000_03D1;
+
+/// Squarings between two calls of the side work in [`FieldElement::sqrt_beside`].
+pub const SIDE_EVERY: u32 = 24;
 /// p as little-endian words.
 const P: [u64; 4] = [
     0xFFFF_FFFE_FFFF_FC2F,
@@ -400,22 +403,41 @@ impl FieldElement {
     /// [`FieldElement::sqrt`] on the multiply `m`.
     #[inline]
     pub fn sqrt_with<M: FieldMul>(&self, m: M) -> Option<Self> {
+        self.sqrt_beside(m, &mut || {})
+    }
+
+    /// [`FieldElement::sqrt_with`] with `side` called between runs of at most
+    /// [`SIDE_EVERY`] squarings: independent work that the core runs beside the chain of
+    /// squarings, which on its own waits on the multiplier's latency.
+    #[inline(always)]
+    pub fn sqrt_beside<M: FieldMul>(&self, m: M, side: &mut impl FnMut()) -> Option<Self> {
+        let mut sqr_n = |x: &Self, k: u32| {
+            let mut x = *x;
+            let mut left = k;
+            while left > 0 {
+                let run = left.min(SIDE_EVERY);
+                x = m.sqr_n(&x, run);
+                side();
+                left -= run;
+            }
+            x
+        };
         // (p+1)/4 in binary: 223 ones, 0, 22 ones, 0000, 11, 00.
         let a = self;
         let x2 = m.mul(&m.sqr(a), a);
         let x3 = m.mul(&m.sqr(&x2), a);
-        let x6 = m.mul(&m.sqr_n(&x3, 3), &x3);
-        let x9 = m.mul(&m.sqr_n(&x6, 3), &x3);
-        let x11 = m.mul(&m.sqr_n(&x9, 2), &x2);
-        let x22 = m.mul(&m.sqr_n(&x11, 11), &x11);
-        let x44 = m.mul(&m.sqr_n(&x22, 22), &x22);
-        let x88 = m.mul(&m.sqr_n(&x44, 44), &x44);
-        let x176 = m.mul(&m.sqr_n(&x88, 88), &x88);
-        let x220 = m.mul(&m.sqr_n(&x176, 44), &x44);
-        let x223 = m.mul(&m.sqr_n(&x220, 3), &x3);
-        let t = m.mul(&m.sqr_n(&x223, 23), &x22);
-        let t = m.mul(&m.sqr_n(&t, 6), &x2);
-        let r = m.sqr_n(&t, 2);
+        let x6 = m.mul(&sqr_n(&x3, 3), &x3);
+        let x9 = m.mul(&sqr_n(&x6, 3), &x3);
+        let x11 = m.mul(&sqr_n(&x9, 2), &x2);
+        let x22 = m.mul(&sqr_n(&x11, 11), &x11);
+        let x44 = m.mul(&sqr_n(&x22, 22), &x22);
+        let x88 = m.mul(&sqr_n(&x44, 44), &x44);
+        let x176 = m.mul(&sqr_n(&x88, 88), &x88);
+        let x220 = m.mul(&sqr_n(&x176, 44), &x44);
+        let x223 = m.mul(&sqr_n(&x220, 3), &x3);
+        let t = m.mul(&sqr_n(&x223, 23), &x22);
+        let t = m.mul(&sqr_n(&t, 6), &x2);
+        let r = sqr_n(&t, 2);
         if m.sqr(&r).equals(a) { Some(r) } else { None }
     }
 
@@ -755,6 +777,42 @@ mod tests {
             assert_eq!(fa.equals(&fb), a % &p == b % &p);
             assert!(fa.equals(&fe(&(a % &p))));
             assert_eq!(fa.is_odd(), (a % &p).bit(0));
+        }
+    }
+
+    /// The square root with work beside it: the same roots (or `None`) as `sqrt`, checked
+    /// by squaring against num-bigint, with the side work called between runs of squarings
+    /// and a scalar inversion spread over it exact.
+    #[test]
+    fn sqrt_beside_matches_sqrt_and_runs_the_side_work() {
+        let p = p();
+        let mut s = 0x51de_u64;
+        for (i, a) in values(11, 300).into_iter().enumerate() {
+            let x = fe(&a);
+            let scalar = crate::secp256k1::scalar::Scalar::from_words([
+                crate::test_support::rng::splitmix64(&mut s) | 1,
+                i as u64,
+                0,
+                0,
+            ]);
+            let mut inv = scalar.inverter();
+            let mut calls = 0u32;
+            let got = x.sqrt_beside(Checked, &mut || {
+                calls += 1;
+                inv.step();
+            });
+            assert!(calls >= 253 / SIDE_EVERY);
+            let root = x.sqrt();
+            assert_eq!(got.map(|r| val(&r)), root.map(|r| val(&r)));
+            if let Some(r) = got {
+                assert_eq!((val(&r) * val(&r)) % &p, &a % &p);
+            }
+            let r_inv = crate::secp256k1::scalar::Scalar::from_inverter(inv);
+            assert_eq!(
+                r_inv.mul(&scalar),
+                crate::secp256k1::scalar::Scalar::ONE,
+                "inverse #{i}"
+            );
         }
     }
 

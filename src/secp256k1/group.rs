@@ -66,14 +66,23 @@ impl Affine {
     /// [`Affine::from_x`] on the multiply `m`.
     #[inline(always)]
     pub fn from_x_with<M: FieldMul>(m: M, x: &Fe, odd: bool) -> Option<Self> {
-        let rhs = m.mul(&m.sqr(x), x).add(&Fe::B);
-        Some(Self::from_root(x, &rhs.sqrt_with(m)?, odd))
+        Some(Self::from_root(
+            x,
+            &Self::curve_rhs_with(m, x).sqrt_with(m)?,
+            odd,
+        ))
     }
 
     /// x³ + 7: y² of the curve's points with x-coordinate `x`.
     #[inline]
     pub fn curve_rhs(x: &Fe) -> Fe {
-        x.sqr().mul(x).add(&Fe::B)
+        Self::curve_rhs_with(Checked, x)
+    }
+
+    /// [`Affine::curve_rhs`] on the multiply `m`.
+    #[inline(always)]
+    pub fn curve_rhs_with<M: FieldMul>(m: M, x: &Fe) -> Fe {
+        m.mul(&m.sqr(x), x).add(&Fe::B)
     }
 
     /// The point (x, ±root) whose y has the given parity, for `root` a square root of

@@ -201,21 +201,52 @@ fn update_fg(len: usize, f: &mut Signed62, g: &mut Signed62, t: &Trans) {
 
 /// x⁻¹ mod the modulus (0 ↦ 0). `x` must be below the modulus, limbs in canonical range.
 pub fn inv(x: &Signed62, mi: &ModInfo) -> Signed62 {
-    let mut d = Signed62([0; 5]);
-    let mut e = Signed62([1, 0, 0, 0, 0]);
-    let mut f = mi.modulus;
-    let mut g = *x;
-    let mut eta: i64 = -1;
-    let mut len = 5usize;
-    loop {
-        let f0 = f.0[0] as u64;
-        let g0 = g.0[0] as u64;
-        let (new_eta, t) = divsteps_62(eta, f0, g0);
-        eta = new_eta;
-        update_de(&mut d, &mut e, &t, mi);
-        update_fg(len, &mut f, &mut g, &t);
+    Inverter::new(x, mi).finish()
+}
+
+/// An inversion that runs in steps of 62 divsteps ([`Inverter::step`]), so that a caller
+/// can spread it between the steps of other work (about ten steps for a 256-bit input).
+pub struct Inverter<'a> {
+    d: Signed62,
+    e: Signed62,
+    f: Signed62,
+    g: Signed62,
+    eta: i64,
+    len: usize,
+    done: bool,
+    mi: &'a ModInfo,
+}
+
+impl<'a> Inverter<'a> {
+    /// Starts inverting `x` (below the modulus, limbs in canonical range).
+    pub fn new(x: &Signed62, mi: &'a ModInfo) -> Self {
+        Self {
+            d: Signed62([0; 5]),
+            e: Signed62([1, 0, 0, 0, 0]),
+            f: mi.modulus,
+            g: *x,
+            eta: -1,
+            len: 5,
+            done: false,
+            mi,
+        }
+    }
+
+    /// 62 more divsteps, unless the inversion is finished.
+    #[inline]
+    pub fn step(&mut self) {
+        if self.done {
+            return;
+        }
+        let len = self.len;
+        let (f, g) = (&mut self.f, &mut self.g);
+        let (new_eta, t) = divsteps_62(self.eta, f.0[0] as u64, g.0[0] as u64);
+        self.eta = new_eta;
+        update_de(&mut self.d, &mut self.e, &t, self.mi);
+        update_fg(len, f, g, &t);
         if g.0[0] == 0 && g.0[1..len].iter().all(|&x| x == 0) {
-            break;
+            self.done = true;
+            return;
         }
         // Shorten when the top limbs of both f and g are pure sign extension.
         let fl = f.0[len - 1];
@@ -223,12 +254,19 @@ pub fn inv(x: &Signed62, mi: &ModInfo) -> Signed62 {
         if len > 1 && (fl ^ (fl >> 63)) == 0 && (gl ^ (gl >> 63)) == 0 {
             f.0[len - 2] |= ((fl as u64) << 62) as i64;
             g.0[len - 2] |= ((gl as u64) << 62) as i64;
-            len -= 1;
+            self.len = len - 1;
         }
     }
-    // Now f = ±gcd = ±1 (or ±modulus when x = 0, where d = 0 gives the answer 0).
-    let negative = f.0[len - 1] < 0;
-    normalize(&d, negative, mi)
+
+    /// The remaining steps, then the inverse.
+    pub fn finish(mut self) -> Signed62 {
+        while !self.done {
+            self.step();
+        }
+        // Now f = ±gcd = ±1 (or ±modulus when x = 0, where d = 0 gives the answer 0).
+        let negative = self.f.0[self.len - 1] < 0;
+        normalize(&self.d, negative, self.mi)
+    }
 }
 
 /// Maps d ∈ (−2·modulus, modulus), negated if `negate`, into [0, modulus).

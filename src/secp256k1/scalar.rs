@@ -133,6 +133,17 @@ impl Scalar {
         Self(r.to_u64x4())
     }
 
+    /// [`Scalar::inv`] in steps ([`modinv::Inverter::step`]), for a caller that spreads it
+    /// between the steps of other work; [`Scalar::from_inverter`] finishes it.
+    pub(crate) fn inverter(&self) -> modinv::Inverter<'static> {
+        modinv::Inverter::new(&Signed62::from_u64x4(self.0), &N_MODINFO)
+    }
+
+    /// The inverse an [`Scalar::inverter`] computes.
+    pub(crate) fn from_inverter(inv: modinv::Inverter<'_>) -> Self {
+        Self(inv.finish().to_u64x4())
+    }
+
     /// `count` bits (≤ 32) starting at bit `offset`, for window recodings.
     #[inline]
     pub fn bits(&self, offset: u32, count: u32) -> u32 {
