@@ -1,10 +1,11 @@
 //! Recovers the bundled sample signatures to addresses in a loop — a fixed workload for
 //! profilers (`valgrind --tool=callgrind`, `perf`).
 //!
-//! Usage: `cargo run --release -p asmcrypto-tools --bin recover_loop -- [rounds] [asmcrypto|batch|libsecp256k1]`
+//! Usage: `cargo run --release -p asmcrypto-tools --bin recover_loop -- [rounds] [asmcrypto|batch|batch8|libsecp256k1]`
 //! (default 10 rounds of 147 signatures with asmcrypto). With 0 rounds it only parses the
-//! samples, which gives the baseline to subtract from a profile. `batch` recovers the 147
-//! signatures in one `recover_addresses` call per round. libsecp256k1 recovers the key and
+//! samples, which gives the baseline to subtract from a profile. `batch` recovers 256 of the
+//! samples in one `recover_addresses` call per round, `batch8` eight of them (a group of the
+//! 8-lane engine, or the shortest scalar batch). libsecp256k1 recovers the key and
 //! hashes it with tiny-keccak.
 
 use asmcrypto_testkit::oracle::libsecp256k1_address;
@@ -18,8 +19,9 @@ fn main() {
         .nth(2)
         .unwrap_or_else(|| "asmcrypto".into());
     let samples: Vec<([u8; 32], [u8; 65])> = tx_senders().iter().map(|t| t.signed()).collect();
-    if lib == "batch" {
-        let batch: Vec<_> = samples.iter().cycle().take(256).copied().collect();
+    if lib == "batch" || lib == "batch8" {
+        let n = if lib == "batch8" { 8 } else { 256 };
+        let batch: Vec<_> = samples.iter().cycle().take(n).copied().collect();
         let mut ok = 0usize;
         for _ in 0..rounds {
             let out = asmcrypto::recover_addresses(std::hint::black_box(&batch));
