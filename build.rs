@@ -11,6 +11,9 @@ mod field;
 #[cfg(target_arch = "x86_64")]
 #[path = "src/secp256k1/field_adx.rs"]
 mod field_adx;
+#[cfg(target_arch = "aarch64")]
+#[path = "src/secp256k1/field_arm64.rs"]
+mod field_arm64;
 #[path = "src/secp256k1/group.rs"]
 mod group;
 #[path = "src/secp256k1/modinv.rs"]
@@ -31,6 +34,7 @@ fn main() {
         "src/dispatch.rs",
         "src/secp256k1/field.rs",
         "src/secp256k1/field_adx.rs",
+        "src/secp256k1/field_arm64.rs",
         "src/secp256k1/group.rs",
         "src/secp256k1/modinv.rs",
         "src/secp256k1/tables/layout.rs",

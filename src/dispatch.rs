@@ -140,7 +140,8 @@ pub fn backend() -> &'static str {
 pub struct BackendDetails {
     /// The batch path: `"avx512-ifma"` or `"scalar"` (as [`backend`]).
     pub batch: &'static str,
-    /// The scalar field multiply: `"mulx-adx"` (BMI2 + ADX) or `"portable"`.
+    /// The scalar field multiply: `"mulx-adx"` (BMI2 + ADX), `"arm64"` (the aarch64
+    /// assembly) or `"portable"`.
     pub field: &'static str,
     /// The scalar Keccak permutation: `"andn"` (BMI1) or `"portable"`.
     pub keccak: &'static str,
@@ -163,7 +164,13 @@ pub fn backend_details() -> BackendDetails {
     let c = cpu();
     BackendDetails {
         batch: backend(),
-        field: if c.bmi2_adx { "mulx-adx" } else { "portable" },
+        field: if c.bmi2_adx {
+            "mulx-adx"
+        } else if cfg!(target_arch = "aarch64") {
+            "arm64"
+        } else {
+            "portable"
+        },
         keccak: if c.bmi1 { "andn" } else { "portable" },
         keccak_batch: if c.avx512_ifma {
             "avx512"

@@ -3,7 +3,7 @@
 use crate::error::Error;
 use crate::keccak::keccak256_64;
 use crate::secp256k1::ecmult::Strauss;
-use crate::secp256k1::field::{FieldElement, FieldMul, Portable};
+use crate::secp256k1::field::{BASELINE, FieldElement, FieldMul};
 use crate::secp256k1::group::Affine;
 use crate::secp256k1::scalar::{N, Scalar, add_words};
 
@@ -91,7 +91,7 @@ pub(crate) fn recover_point(p: &Parsed) -> Result<Affine, Error> {
     if let Some(m) = crate::secp256k1::field::MulxAdx::detect() {
         return recover_point_with(m, p);
     }
-    recover_point_with(Portable, p)
+    recover_point_with(BASELINE, p)
 }
 
 /// [`recover_point`] on the multiply `m`: the square root and the whole double-scalar

@@ -29,7 +29,7 @@ pub(crate) fn recover_many(inputs: &[Signed]) -> Vec<Result<[u8; 20], Error>> {
     if let Some(m) = crate::secp256k1::field::MulxAdx::detect() {
         return recover_many_with(m, inputs);
     }
-    recover_many_with(crate::secp256k1::field::Portable, inputs)
+    recover_many_with(crate::secp256k1::field::BASELINE, inputs)
 }
 
 /// [`recover_many`] on the multiply `m`, the whole path compiled for it.

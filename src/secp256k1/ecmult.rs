@@ -13,7 +13,7 @@
 //!   [`Jacobian::add_zinv`], which maps them into that frame on the fly, and the result
 //!   is mapped back with one multiplication of Z at the end.
 
-use super::field::{FieldElement as Fe, FieldMul, Portable};
+use super::field::{BASELINE, FieldElement as Fe, FieldMul};
 use super::glv;
 use super::group::{Affine, Jacobian};
 use super::scalar::Scalar;
@@ -283,7 +283,7 @@ pub fn ecmult(a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
     if let Some(m) = super::field::MulxAdx::detect() {
         return ecmult_with(m, a, na, ng);
     }
-    ecmult_with(Portable, a, na, ng)
+    ecmult_with(BASELINE, a, na, ng)
 }
 
 /// [`ecmult`] on the multiply `m` (the whole loop compiled for it).

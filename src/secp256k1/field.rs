@@ -5,8 +5,10 @@
 //! "weakly reduced" form, using 2²⁵⁶ ≡ 2³² + 977 (mod p) to fold carries and borrows;
 //! [`FieldElement::normalize`] gives the canonical value below p.
 //!
-//! Multiplications run on a [`FieldMul`]: the MULX/ADX assembly of `field_adx` (with its
-//! fused forms), the portable Rust, or [`Checked`], which tests the CPU at every call.
+//! Multiplications run on a [`FieldMul`]: the MULX/ADX assembly of `field_adx` (x86-64,
+//! with its fused forms), the aarch64 assembly of `field_arm64` (likewise), the portable
+//! Rust, or [`Checked`], which tests the CPU at every call. [`BASELINE`] is the one for a
+//! CPU without BMI2/ADX: the aarch64 assembly there, the portable Rust elsewhere.
 //!
 //! Everything here is variable time; see the crate docs.
 
@@ -248,9 +250,18 @@ impl FieldElement {
         }
     }
 
-    /// `self − other`.
+    /// `self − other` (on aarch64, the assembly of `field_arm64`).
     #[inline(always)]
     pub fn sub(&self, other: &Self) -> Self {
+        #[cfg(target_arch = "aarch64")]
+        return Self(super::field_arm64::sub(&self.0, &other.0));
+        #[cfg(not(target_arch = "aarch64"))]
+        self.sub_portable(other)
+    }
+
+    /// `self − other`, portable Rust.
+    #[inline(always)]
+    pub fn sub_portable(&self, other: &Self) -> Self {
         let (r0, b) = sub_borrow(self.0[0], other.0[0], false);
         let (r1, b) = sub_borrow(self.0[1], other.0[1], b);
         let (r2, b) = sub_borrow(self.0[2], other.0[2], b);
@@ -269,6 +280,9 @@ impl FieldElement {
     /// `−self`.
     #[inline(always)]
     pub fn neg(&self) -> Self {
+        #[cfg(target_arch = "aarch64")]
+        return Self(super::field_arm64::neg(&self.0));
+        #[cfg(not(target_arch = "aarch64"))]
         Self::ZERO.sub(self)
     }
 
@@ -297,6 +311,7 @@ impl FieldElement {
     /// `self · other mod p`. On x86-64 this tests the CPU at every call (one load and a
     /// bit test) and keeps the portable fallback out of line, so that the code around it
     /// holds the assembly path alone; [`FieldMul`] implementations choose once instead.
+    /// On aarch64 it is the assembly of `field_arm64` (every aarch64 CPU runs it).
     #[inline(always)]
     pub fn mul(&self, other: &Self) -> Self {
         #[cfg(target_arch = "x86_64")]
@@ -306,7 +321,9 @@ impl FieldElement {
             }
             mul_out_of_line(self, other)
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        return Self(super::field_arm64::mul(&self.0, &other.0));
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         self.mul_portable(other)
     }
 
@@ -320,7 +337,9 @@ impl FieldElement {
             }
             sqr_out_of_line(self)
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        return Self(super::field_arm64::sqr(&self.0));
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         self.sqr_portable()
     }
 
@@ -450,7 +469,7 @@ impl FieldElement {
         if let Some(m) = MulxAdx::detect() {
             return Self::sqrt_many_with(m, xs);
         }
-        Self::sqrt_many_with(Portable, xs)
+        Self::sqrt_many_with(BASELINE, xs)
     }
 
     /// [`FieldElement::sqrt_many`] on the multiply `m`.
@@ -501,8 +520,9 @@ impl FieldElement {
 /// Code generic over this trait is compiled once per implementation, so a whole computation
 /// (one recovery) chooses its multiply once and its loops hold that one alone:
 /// [`Checked`] tests the CPU at every call (what [`FieldElement::mul`] does), [`Portable`]
-/// is plain Rust on every CPU, and [`MulxAdx`] (x86-64) is the BMI2/ADX assembly,
-/// which only a CPU check can hand out.
+/// is plain Rust on every CPU, [`MulxAdx`] (x86-64) is the BMI2/ADX assembly, which only
+/// a CPU check can hand out, and [`Arm64`] (aarch64) is the aarch64 assembly, which every
+/// aarch64 CPU runs.
 pub trait FieldMul: Copy {
     /// `a · b` mod p (weakly reduced).
     fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement;
@@ -622,6 +642,53 @@ impl FieldMul for MulxAdx {
         FieldElement(super::field_adx::sqr_n(&a.0, k))
     }
 }
+
+/// [`FieldMul`] on the aarch64 assembly of `field_arm64` (`mul`/`umulh` and one carry
+/// chain; every aarch64 CPU has them), with the same fused forms as [`MulxAdx`].
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Arm64;
+
+#[cfg(target_arch = "aarch64")]
+impl FieldMul for Arm64 {
+    #[inline(always)]
+    fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        FieldElement(super::field_arm64::mul(&a.0, &b.0))
+    }
+    #[inline(always)]
+    fn sqr(self, a: &FieldElement) -> FieldElement {
+        FieldElement(super::field_arm64::sqr(&a.0))
+    }
+    #[inline(always)]
+    fn mul_scaled<const K: u64>(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        FieldElement(super::field_arm64::mul_scaled::<K>(&a.0, &b.0))
+    }
+    #[inline(always)]
+    fn sqr_scaled<const K: u64>(self, a: &FieldElement) -> FieldElement {
+        FieldElement(super::field_arm64::sqr_scaled::<K>(&a.0))
+    }
+    #[inline(always)]
+    fn mul_sub(self, a: &FieldElement, b: &FieldElement, c: &FieldElement) -> FieldElement {
+        FieldElement(super::field_arm64::mul_sub(&a.0, &b.0, &c.0))
+    }
+    #[inline(always)]
+    fn sqr_sub(self, a: &FieldElement, c: &FieldElement) -> FieldElement {
+        FieldElement(super::field_arm64::sqr_sub(&a.0, &c.0))
+    }
+    #[inline(always)]
+    fn sqr_n(self, a: &FieldElement, k: u32) -> FieldElement {
+        FieldElement(super::field_arm64::sqr_n(&a.0, k))
+    }
+}
+
+/// The multiply of code that does not test the CPU for BMI2/ADX, or found them missing:
+/// the aarch64 assembly on aarch64, the portable Rust elsewhere.
+#[cfg(target_arch = "aarch64")]
+pub(crate) const BASELINE: Arm64 = Arm64;
+/// The multiply of code that does not test the CPU for BMI2/ADX, or found them missing:
+/// the aarch64 assembly on aarch64, the portable Rust elsewhere.
+#[cfg(not(target_arch = "aarch64"))]
+pub(crate) const BASELINE: Portable = Portable;
 
 /// The portable multiply behind [`FieldElement::mul`]'s CPU test on x86-64 (CPUs without
 /// BMI2 and ADX), kept out of line.
@@ -766,6 +833,7 @@ mod tests {
             let (fa, fb) = (fe(a), fe(b));
             assert_eq!(val(&fa.add(&fb)), (a + b) % &p);
             assert_eq!(val(&fa.sub(&fb)), (a + &p * 2u8 - b % &p) % &p);
+            assert_eq!(val(&fa.sub_portable(&fb)), (a + &p * 2u8 - b % &p) % &p);
             assert_eq!(val(&fa.neg()), (&p - a % &p) % &p);
             for k in [0u64, 1, 2, 3, 8, 255, 1 << 31, u32::MAX as u64] {
                 assert_eq!(val(&fa.mul_int(k)), (a * k) % &p);
@@ -855,6 +923,8 @@ mod tests {
                 "{a:x?} - {b:x?}"
             );
             assert_eq!(val(&fb.sub(&fa)), (&bb + &p * 2u8 - &ba % &p) % &p);
+            assert_eq!(val(&fa.sub_portable(&fb)), (&ba + &p * 2u8 - &bb % &p) % &p);
+            assert_eq!(val(&fa.neg()), (&p - &ba % &p) % &p);
         }
         // Shifts and small multiples whose fold carries into limb 2 or wraps again.
         for a in [
@@ -904,6 +974,12 @@ mod tests {
             assert_eq!(val(&adx.mul(&fa, &fb)), want);
             assert_eq!(val(&adx.mul(&fb, &fa)), want);
         }
+        #[cfg(target_arch = "aarch64")]
+        {
+            assert_eq!(val(&Arm64.mul(&fa, &fb)), want);
+            assert_eq!(val(&Arm64.mul(&fb, &fa)), want);
+            assert_eq!(Arm64.mul(&fa, &fb).0, fa.mul_portable(&fb).0);
+        }
     }
 
     /// `a·b − c` and `a² − c` on every [`FieldMul`], including the fused assembly's rare
@@ -940,6 +1016,12 @@ mod tests {
                     "{a:x?} {b:x?} {c:x?}"
                 );
                 assert_eq!(val(&adx.sqr_sub(&fa, &fc)), want_sq, "{a:x?} {c:x?}");
+            }
+            #[cfg(target_arch = "aarch64")]
+            {
+                let got = Arm64.mul_sub(&fa, &fb, &fc);
+                assert_eq!(val(&got), want, "{a:x?} {b:x?} {c:x?}");
+                assert_eq!(val(&Arm64.sqr_sub(&fa, &fc)), want_sq, "{a:x?} {c:x?}");
             }
         }
     }
@@ -983,6 +1065,44 @@ mod tests {
                 assert_eq!(val(&adx.sqr_scaled::<8>(&fa)), (a * a * 8u8) % &p);
                 assert_eq!(fa.sqrt_with(adx).map(|r| val(&r)), root);
             }
+            #[cfg(target_arch = "aarch64")]
+            {
+                assert_eq!(val(&Arm64.mul(&fa, &fb)), want);
+                assert_eq!(val(&Arm64.sqr(&fa)), (a * a) % &p);
+                for k in [0, 1, 2, 3, 11, 23] {
+                    assert_eq!(val(&Arm64.sqr_n(&fa, k)), val(&Portable.sqr_n(&fa, k)));
+                }
+                assert_eq!(val(&Arm64.mul_scaled::<2>(&fa, &fb)), (&want * 2u8) % &p);
+                assert_eq!(val(&Arm64.mul_scaled::<3>(&fa, &fb)), (&want * 3u8) % &p);
+                assert_eq!(val(&Arm64.mul_scaled::<4>(&fa, &fb)), (&want * 4u8) % &p);
+                assert_eq!(val(&Arm64.mul_scaled::<6>(&fa, &fb)), (&want * 6u8) % &p);
+                assert_eq!(val(&Arm64.mul_scaled::<8>(&fa, &fb)), (&want * 8u8) % &p);
+                assert_eq!(val(&Arm64.sqr_scaled::<3>(&fa)), (a * a * 3u8) % &p);
+                assert_eq!(val(&Arm64.sqr_scaled::<5>(&fa)), (a * a * 5u8) % &p);
+                assert_eq!(val(&Arm64.sqr_scaled::<8>(&fa)), (a * a * 8u8) % &p);
+                assert_eq!(fa.sqrt_with(Arm64).map(|r| val(&r)), root);
+                assert_eq!(fa.sqrt_with(BASELINE).map(|r| val(&r)), root);
+            }
+        }
+    }
+
+    /// The aarch64 assembly against the portable Rust, limb for limb: the product's and the
+    /// square's reductions are the same arithmetic, so the weakly reduced results agree
+    /// exactly, not only mod p.
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn arm64_matches_portable() {
+        let vals = values(16, 20000);
+        for (i, a) in vals.iter().enumerate() {
+            let fa = fe(a);
+            let fb = fe(&vals[(i * 7 + 5) % vals.len()]);
+            let fc = FieldElement([a.bit(3) as u64, u64::MAX, 0, fa.0[0]]);
+            for b in [fb, fc, fa] {
+                assert_eq!(Arm64.mul(&fa, &b).0, fa.mul_portable(&b).0);
+                assert_eq!(fa.mul(&b).0, fa.mul_portable(&b).0);
+            }
+            assert_eq!(Arm64.sqr(&fa).0, fa.sqr_portable().0);
+            assert_eq!(fa.sqr().0, fa.sqr_portable().0);
         }
     }
 

@@ -7,6 +7,8 @@ pub(crate) mod eisenstein;
 pub(crate) mod field;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod field_adx;
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod field_arm64;
 pub(crate) mod glv;
 pub(crate) mod group;
 pub(crate) mod modinv;
