@@ -1,0 +1,259 @@
+//! Unit tests at the edges of the recodings and of the scalar core's field, on the values
+//! of `asmcrypto_testkit::boundary` (num-bigint, independent of this crate): the GLV split
+//! (`secp256k1::glv`) at its rounding ties and corners, the joint Eisenstein recoding
+//! (`secp256k1::eisenstein`) at its largest top digits, the signed odd windows of the
+//! lockstep paths (`secp256k1::recode`), the 8-lane schedule (`lanes::schedule`) on the
+//! same scalars, and the field multiply's fused forms on long bit runs. The signatures
+//! built from these scalars run through every public path in `tests/boundary.rs`.
+
+use crate::lanes::LANES;
+use crate::lanes::portable::Portable as LanePortable;
+use crate::lanes::schedule::Schedule;
+use crate::secp256k1::eisenstein::{self, COLUMNS, W, digit_value};
+use crate::secp256k1::glv::{self, Half};
+use crate::secp256k1::recode::{G_DIGITS, Recoding, W_G, W_R, recode_g};
+use crate::secp256k1::scalar::Scalar;
+use asmcrypto_testkit::boundary as bd;
+use asmcrypto_testkit::{SplitMix64, from_be, n, to_be32};
+use num_bigint::{BigInt, BigUint, Sign};
+
+fn sc(v: &BigUint) -> Scalar {
+    Scalar::from_bytes(&to_be32(v)).expect("below n")
+}
+
+fn signed((m, neg): Half) -> BigInt {
+    let v = BigInt::from(m);
+    if neg { -v } else { v }
+}
+
+/// Every boundary u₂ of the testkit (with 64 each near a corner and on an edge), and the
+/// joint recoding's extremes.
+fn u2_scalars() -> Vec<(String, Scalar)> {
+    let mut v: Vec<(String, Scalar)> = bd::u2_values(0x6c5, 64)
+        .iter()
+        .map(|(w, u)| (w.clone(), sc(u)))
+        .collect();
+    v.extend(
+        bd::eisenstein_extremes()
+            .iter()
+            .map(|(u, norm)| (format!("Eisenstein extreme, top norm {norm}"), sc(u))),
+    );
+    v
+}
+
+/// The library's halves recombine to u and are short; where they differ from the exactly
+/// rounded split (a rounding within 2⁻¹²⁹ of a tie), the two differ by a lattice vector.
+#[test]
+fn glv_split_at_the_boundaries() {
+    let n = BigInt::from_biguint(Sign::Plus, n());
+    let lam = bd::lambda();
+    let bound = BigInt::from(1) << 128u32;
+    let mut differ = 0;
+    for (what, u) in u2_scalars() {
+        let (h1, h2) = glv::split_lambda_halves(&u).unwrap_or_else(|| panic!("{what}"));
+        let (k1, k2) = (signed(h1), signed(h2));
+        let ub = BigInt::from_bytes_be(Sign::Plus, &u.to_bytes());
+        assert_eq!(((&k1 + &k2 * &lam - &ub) % &n), BigInt::from(0), "{what}");
+        assert!(k1.magnitude() < bound.magnitude() && k2.magnitude() < bound.magnitude());
+        let (e1, e2) = bd::split(&from_be(&u.to_bytes()));
+        if (&e1, &e2) != (&k1, &k2) {
+            differ += 1;
+            let (d1, d2) = (&k1 - &e1, &k2 - &e2);
+            assert_eq!((&d1 + &d2 * &lam) % &n, BigInt::from(0), "{what}");
+        }
+        // The mod-n form agrees.
+        let (s1, s2) = glv::split_lambda(&u);
+        let from = |s: Scalar| BigInt::from_bytes_be(Sign::Plus, &s.to_bytes());
+        assert_eq!(
+            (from(s1) + from(s2) * &lam - &ub) % &n,
+            BigInt::from(0),
+            "{what}"
+        );
+    }
+    // Ties go either way; most scalars split exactly as the exact rounding does.
+    eprintln!("{differ} boundary scalars split otherwise than by exact rounding");
+    assert!(
+        differ < 200,
+        "{differ} splits differ from the exact rounding"
+    );
+}
+
+/// The joint recoding rebuilds k₁ + k₂·ω digit by digit, and its top digit stays a table
+/// digit (norm ≤ 16) on every boundary scalar, the constructed extremes included.
+#[test]
+fn eisenstein_recoding_at_the_boundaries() {
+    let norm = |(a, b): (i128, i128)| a * a - a * b + b * b;
+    let mut largest = 0;
+    for (what, u) in u2_scalars() {
+        let (h1, h2) = glv::split_lambda_halves(&u).expect("short halves");
+        let digits = eisenstein::recode(h1, h2).unwrap_or_else(|| panic!("{what}"));
+        let (mut a, mut b) = (BigInt::from(0), BigInt::from(0));
+        for d in digits.iter().rev() {
+            let (da, db) = digit_value(*d);
+            a = (a << W) + BigInt::from(da);
+            b = (b << W) + BigInt::from(db);
+        }
+        assert_eq!((a, b), (signed(h1), signed(h2)), "{what}");
+        let top = norm(digit_value(digits[COLUMNS - 1]));
+        assert!(top <= 16, "{what}: top digit of norm {top}");
+        largest = largest.max(top);
+    }
+    eprintln!("largest top digit: norm {largest}");
+    assert!(largest >= 13, "largest top digit norm {largest}");
+}
+
+/// The signed odd windows of the lockstep paths on every pair of boundary u₁ and u₂
+/// (cycled): digits odd and in range, and the scalars rebuilt, corrections included.
+#[test]
+fn lockstep_recoding_at_the_boundaries() {
+    let n = BigInt::from_biguint(Sign::Plus, n());
+    let lam = bd::lambda();
+    let m = |x: BigInt| ((x % &n) + &n) % &n;
+    let value = |digits: &[i32], w: u32| {
+        digits
+            .iter()
+            .rev()
+            .fold(BigInt::from(0), |acc, &d| (acc << w) + BigInt::from(d))
+    };
+    let u2s = u2_scalars();
+    let u1s: Vec<Scalar> = bd::u1_values().iter().map(|(_, u)| sc(u)).collect();
+    for i in 0..u2s.len().max(u1s.len()) {
+        let (what, u2) = &u2s[i % u2s.len()];
+        let u1 = &u1s[i % u1s.len()];
+        let rc = Recoding::new(u1, u2).unwrap_or_else(|| panic!("{what}"));
+        for h in 0..2 {
+            for &d in &rc.r[h] {
+                assert!(d % 2 != 0 && d.unsigned_abs() < 1 << W_R, "{what}");
+            }
+            for &d in &rc.g[h] {
+                assert!(d % 2 != 0 && d.unsigned_abs() < 1 << W_G, "{what}");
+            }
+        }
+        let big = |s: &Scalar| BigInt::from_bytes_be(Sign::Plus, &s.to_bytes());
+        let half = |h: usize| value(&rc.r[h], W_R) + BigInt::from(rc.corr_r[h]);
+        assert_eq!(m(half(0) + half(1) * &lam), big(u2), "{what}");
+        let g = |h: usize| value(&rc.g[h], W_G) - BigInt::from(rc.corr_g[h] as i32);
+        assert_eq!(m(g(0) + (g(1) << 128u32)), big(u1), "u1 #{i}");
+    }
+}
+
+/// The 8-lane schedule on the boundary scalars, eight at a time: no lane retried, and
+/// every column of every lane what the scalar recodings give (the joint digit's sign,
+/// liveness and table offsets; the G digits and corrections).
+#[test]
+fn lanes_schedule_at_the_boundaries() {
+    let u2s: Vec<Scalar> = u2_scalars().into_iter().map(|(_, u)| u).collect();
+    let u1s: Vec<Scalar> = bd::u1_values().iter().map(|(_, u)| sc(u)).collect();
+    // Word offset of coordinate c of table entry e, lane 0 (`LaneTable`'s layout).
+    let offset = |e: u8, c: u8| ((e as usize * 4 + c as usize) * 5 * LANES) as u64;
+    for (start, group) in u2s.chunks(LANES).enumerate() {
+        let u2: [Scalar; LANES] = core::array::from_fn(|i| group[i % group.len()]);
+        let u1: [Scalar; LANES] = core::array::from_fn(|i| u1s[(start * LANES + i) % u1s.len()]);
+        let s = Schedule::new::<LanePortable>(&u1, &u2);
+        assert_eq!(s.retry, 0, "group {start}");
+        for lane in 0..LANES {
+            let (h1, h2) = glv::split_lambda_halves(&u2[lane]).expect("short");
+            let want = eisenstein::recode(h1, h2).expect("digit");
+            for (col, d) in want.iter().enumerate() {
+                let bit = |m: u8| m >> lane & 1 == 1;
+                assert_eq!(
+                    bit(s.r_live[col]),
+                    d.is_some(),
+                    "group {start} lane {lane} col {col}"
+                );
+                if let Some(d) = d {
+                    assert_eq!(bit(s.r_neg[col]), d.neg);
+                    assert_eq!(s.r_x[col][lane], offset(d.entry, d.rot) + lane as u64);
+                    assert_eq!(s.r_y[col][lane], offset(d.entry, 3) + lane as u64);
+                }
+            }
+            let (g, even) = recode_g(&u1[lane]).expect("fits");
+            for h in 0..2 {
+                for col in 0..G_DIGITS {
+                    let d = g[h][col];
+                    assert_eq!(s.g_idx[h][col][lane], (d.unsigned_abs() >> 1) as u64);
+                    assert_eq!(s.g_neg[h][col] >> lane & 1 == 1, d < 0);
+                }
+                assert_eq!(s.corr_g[h] >> lane & 1 == 1, even[h]);
+            }
+        }
+    }
+}
+
+/// The scalar core's field multiply in every form (portable; the MULX/ADX assembly and its
+/// fused forms K·a·b, K·a², a·b − c, a² − c, a^(2^k) where the CPU has BMI2/ADX) on long
+/// runs of ones and zeros and on the limb extremes, against num-bigint mod p.
+#[test]
+fn field_multiplies_on_long_bit_runs() {
+    use crate::secp256k1::field::{FieldElement as Fe, FieldMul, Portable};
+    let p = asmcrypto_testkit::p();
+    let mut rng = SplitMix64(0xb175);
+    let words = |b: &[u8; 32]| crate::secp256k1::field::words_from_be(b);
+    let fv = |x: &Fe| {
+        let w = x.to_u64x4();
+        let mut b = [0u8; 32];
+        for (i, x) in w.iter().enumerate() {
+            b[32 - 8 * (i + 1)..32 - 8 * i].copy_from_slice(&x.to_be_bytes());
+        }
+        from_be(&b)
+    };
+    let mut vals: Vec<Fe> = [
+        [0u64; 4],
+        [u64::MAX; 4],
+        [0xFFFF_FFFE_FFFF_FC2F, u64::MAX, u64::MAX, u64::MAX],
+        [0xFFFF_FFFE_FFFF_FC30, u64::MAX, u64::MAX, u64::MAX],
+        [0xFFFF_FFFE_FFFF_FC2E, u64::MAX, u64::MAX, u64::MAX],
+        [u64::MAX, 0, u64::MAX, 0],
+        [0, u64::MAX, 0, u64::MAX],
+        [u64::MAX, u64::MAX, 0, 0],
+        [0, 0, u64::MAX, u64::MAX],
+    ]
+    .into_iter()
+    .map(Fe::from_u64x4)
+    .collect();
+    for _ in 0..3000 {
+        vals.push(Fe::from_u64x4(words(&bd::bit_runs(&mut rng))));
+    }
+    fn check<M: FieldMul>(m: M, a: &Fe, b: &Fe, c: &Fe, fv: &dyn Fn(&Fe) -> BigUint) {
+        let p = asmcrypto_testkit::p();
+        let (x, y, z) = (fv(a), fv(b), fv(c));
+        let modp = |v: BigUint| v % &p;
+        let sub = |v: BigUint, w: &BigUint| (v + &p - w % &p) % &p;
+        assert_eq!(modp(fv(&m.mul(a, b))), modp(&x * &y), "{a:x?} {b:x?}");
+        assert_eq!(modp(fv(&m.sqr(a))), modp(&x * &x), "{a:x?}");
+        assert_eq!(modp(fv(&m.mul_scaled::<1>(a, b))), modp(&x * &y));
+        assert_eq!(modp(fv(&m.mul_scaled::<2>(a, b))), modp(&x * &y * 2u8));
+        assert_eq!(modp(fv(&m.mul_scaled::<3>(a, b))), modp(&x * &y * 3u8));
+        assert_eq!(modp(fv(&m.mul_scaled::<4>(a, b))), modp(&x * &y * 4u8));
+        assert_eq!(modp(fv(&m.mul_scaled::<8>(a, b))), modp(&x * &y * 8u8));
+        assert_eq!(modp(fv(&m.sqr_scaled::<2>(a))), modp(&x * &x * 2u8));
+        assert_eq!(modp(fv(&m.sqr_scaled::<3>(a))), modp(&x * &x * 3u8));
+        assert_eq!(modp(fv(&m.sqr_scaled::<8>(a))), modp(&x * &x * 8u8));
+        assert_eq!(
+            modp(fv(&m.mul_sub(a, b, c))),
+            sub(&x * &y % &p, &z),
+            "{a:x?} {b:x?} {c:x?}"
+        );
+        assert_eq!(modp(fv(&m.sqr_sub(a, c))), sub(&x * &x % &p, &z));
+        let e = BigUint::from(1u8) << 5u32;
+        assert_eq!(modp(fv(&m.sqr_n(a, 5))), x.modpow(&e, &p));
+        assert_eq!(modp(fv(&m.sqr_n(a, 0))), modp(x.clone()));
+    }
+    let fvr: &dyn Fn(&Fe) -> BigUint = &fv;
+    for (i, a) in vals.iter().enumerate() {
+        let b = &vals[(i * 7 + 3) % vals.len()];
+        let c = &vals[(i * 13 + 1) % vals.len()];
+        check(Portable, a, b, c, fvr);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(m) = crate::secp256k1::field::MulxAdx::detect() {
+            check(m, a, b, c, fvr);
+        }
+        // The linear operations and the canonical form.
+        let (x, y) = (fv(a), fv(b));
+        assert_eq!(fv(&a.add(b)) % &p, (&x + &y) % &p);
+        assert_eq!(fv(&a.sub(b)) % &p, (&x % &p + &p - &y % &p) % &p);
+        assert_eq!(fv(&a.neg()) % &p, (&p - &x % &p) % &p);
+        assert_eq!(fv(&a.normalize()), &x % &p);
+        assert_eq!(a.normalizes_to_zero(), &x % &p == BigUint::from(0u8));
+    }
+}
