@@ -257,3 +257,158 @@ fn field_multiplies_on_long_bit_runs() {
         assert_eq!(a.normalizes_to_zero(), &x % &p == BigUint::from(0u8));
     }
 }
+
+/// The group law's special cases, which recovery itself never meets (its table entries
+/// and accumulators are never the point at infinity, and its one general Jacobian sum
+/// serves the table fallback that the group's prime order rules out): P + O, O + P,
+/// P + P, P + (−P), and the general sum of two Jacobian points with Z ≠ 1, against
+/// libsecp256k1's k·G.
+#[test]
+fn group_law_special_cases() {
+    use crate::secp256k1::field::FieldElement as Fe;
+    use crate::secp256k1::group::{Affine, Jacobian};
+    let n = n();
+    let point = |k: &BigUint| {
+        let key = asmcrypto_testkit::public_key_of(&to_be32(&(k % &n)));
+        Affine {
+            x: Fe::from_bytes(&key[..32].try_into().expect("32")).expect("below p"),
+            y: Fe::from_bytes(&key[32..].try_into().expect("32")).expect("below p"),
+            infinity: false,
+        }
+    };
+    let same = |a: &Affine, b: &Affine| {
+        a.infinity == b.infinity && (a.infinity || (a.x.equals(&b.x) && a.y.equals(&b.y)))
+    };
+    assert!(Affine::INFINITY.is_on_curve());
+    assert!(Jacobian::INFINITY.to_affine().infinity);
+    let mut rng = SplitMix64(0x9e);
+    for _ in 0..64 {
+        let (a, b) = (from_be(&rng.scalar()), from_be(&rng.scalar()));
+        let (pa, pb) = (point(&a), point(&b));
+        // Jacobian points with Z ≠ 1: 2·P.
+        let (ja, jb) = (pa.to_jacobian().double(), pb.to_jacobian().double());
+        let sum = ja.add(&jb).to_affine();
+        assert!(same(&sum, &point(&((&a + &b) * 2u8))));
+        assert!(same(&ja.add(&ja).to_affine(), &point(&(&a * 4u8))));
+        assert!(ja.add(&ja.neg()).infinity);
+        assert!(same(
+            &ja.add(&Jacobian::INFINITY).to_affine(),
+            &point(&(&a * 2u8))
+        ));
+        assert!(same(
+            &Jacobian::INFINITY.add(&ja).to_affine(),
+            &point(&(&a * 2u8))
+        ));
+        let (s, ratio) = ja.add_ge(&Affine::INFINITY);
+        assert!(ratio.is_none() && same(&s.to_affine(), &point(&(&a * 2u8))));
+        let (s, ratio) = Jacobian::INFINITY.add_ge(&pb);
+        assert!(ratio.is_none() && same(&s.to_affine(), &pb));
+        let zinv = Fe::from_u64x4([rng.next_u64(), 1, 0, 0]);
+        assert!(same(
+            &ja.add_zinv(&Affine::INFINITY, &zinv).to_affine(),
+            &point(&(&a * 2u8))
+        ));
+    }
+}
+
+/// The parse of every entry point against its documented rules, on the edge values of r
+/// and s (0, 1, n ± k, p ± k, p − n ± k, 2²⁵⁶ − k, …), every recovery id 0..=4 and the v
+/// bytes around 0, 1, 27 and 28: which check fails first, and the parsed fields of the
+/// ones that pass (r, s, the hash mod n, R's x = r or r + n, the parity). Then the
+/// precompile's own input format (v word, length) against the reference model.
+#[test]
+fn parse_against_its_rules_on_edge_values() {
+    use crate::recover::{parse, parse_recid};
+    use asmcrypto_testkit::curve::{N, ONES, ZERO};
+    use asmcrypto_testkit::edge::{out_of_range, specials};
+    let (nb, pb) = (n(), asmcrypto_testkit::p());
+    let mut rng = SplitMix64(0x9a55);
+    let mut vals: Vec<[u8; 32]> = specials().to_vec();
+    vals.extend(out_of_range());
+    vals.push(rng.scalar());
+    let hashes = [ZERO, N, ONES, rng.bytes32(), rng.bytes32()];
+    let mut checked = 0;
+    for (i, r) in vals.iter().enumerate() {
+        for (j, s) in vals.iter().enumerate() {
+            let hash = hashes[(i + j) % hashes.len()];
+            let mut rs = [0u8; 64];
+            rs[..32].copy_from_slice(r);
+            rs[32..].copy_from_slice(s);
+            let (rv, sv) = (from_be(r), from_be(s));
+            let scalar = |v: &BigUint| *v > BigUint::from(0u8) && *v < nb;
+            let rule = |recid: u8| -> Result<BigUint, String> {
+                if recid > 3 {
+                    return Err(format!("InvalidRecoveryId({recid})"));
+                }
+                if !scalar(&rv) {
+                    return Err("InvalidR".into());
+                }
+                if !scalar(&sv) {
+                    return Err("InvalidS".into());
+                }
+                let x = if recid & 2 != 0 {
+                    &rv + &nb
+                } else {
+                    rv.clone()
+                };
+                if x >= pb {
+                    return Err("NotOnCurve".into());
+                }
+                Ok(x)
+            };
+            let check = |got: Result<crate::recover::Parsed, crate::Error>,
+                         want: Result<BigUint, String>,
+                         parity: u8| match (got, want) {
+                (Ok(p), Ok(x)) => {
+                    assert_eq!(p.r.to_bytes(), *r);
+                    assert_eq!(p.s.to_bytes(), *s);
+                    assert_eq!(from_be(&p.msg.to_bytes()), from_be(&hash) % &nb);
+                    assert_eq!(from_be(&p.x.normalize().to_bytes()), x);
+                    assert_eq!(p.odd, parity == 1);
+                }
+                (Err(e), Err(w)) => assert_eq!(format!("{e:?}"), w),
+                (g, w) => panic!("r={rv:x} s={sv:x}: got {g:?}, want {w:?}"),
+            };
+            for recid in 0..=4u8 {
+                check(parse_recid(&hash, &rs, recid), rule(recid), recid & 1);
+                checked += 1;
+            }
+            for v in [0u8, 1, 2, 26, 27, 28, 29, 255] {
+                let mut sig = [0u8; 65];
+                sig[..64].copy_from_slice(&rs);
+                sig[64] = v;
+                let want = match v {
+                    0 | 1 => rule(v),
+                    27 | 28 => rule(v - 27),
+                    _ => Err(format!("InvalidRecoveryId({v})")),
+                };
+                check(parse(&hash, &sig), want, v % 27);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20_000, "{checked}");
+    // The precompile's input: v word 27/28 exactly (any other byte, or a non-zero byte in
+    // its top 31), every length up to 130 (right-padded with zeros), against the model.
+    let mut reference = asmcrypto_testkit::Reference::strict();
+    for i in 0..600usize {
+        let secret = rng.scalar();
+        let hash = rng.bytes32();
+        let (r, s, recid) = asmcrypto_testkit::sign(&secret, &hash);
+        let mut input = asmcrypto_testkit::precompile_input(&hash, 27 + recid, &r, &s).to_vec();
+        match i % 6 {
+            0 => {}
+            1 => input[63] = [0, 1, 26, 29, 255][i / 6 % 5],
+            2 => input[32 + i / 6 % 31] = 1,
+            3 => input.truncate(i / 6 % 129),
+            4 => input.extend_from_slice(&rng.bytes(i / 6 % 40)),
+            _ => input[64..96].copy_from_slice(&vals[i / 6 % vals.len()]),
+        }
+        assert_eq!(
+            crate::ecrecover_precompile(&input),
+            reference.ecrecover_precompile(&input),
+            "{}",
+            hex::encode(&input)
+        );
+    }
+}
