@@ -23,7 +23,11 @@ cd "$(dirname "$0")/.."
 FLOORS_WITH_IFMA=(95.5 96.5 93.5)    # lines, regions, library lines
 FLOORS_WITHOUT_IFMA=(94.5 95.5 92.0)
 
-ignore='src/test_support/|src/(boundary|lane_bounds)_tests\.rs$|src/lanes/abi\.rs$'
+# The other workspace members' sources (the test support crate's tests run instrumented
+# too) are not src/.
+root=$(pwd | sed 's/[][\\.^$*+?(){}|]/\\&/g')
+ignore="^$root/(testkit|tools|ffi|fuzz|tests|benches|examples)/"
+ignore+='|src/test_support/|src/(boundary|lane_bounds)_tests\.rs$|src/lanes/abi\.rs$'
 # CPU flags (as /proc/cpuinfo names them) and the files that need them.
 NEEDS=(
     "avx512f avx512bw avx512ifma:src/lanes/avx512.rs"
