@@ -3,7 +3,7 @@
 # where a wrong operator or digit gives a wrong sender for rare inputs only; see
 # doc/reliability.md, "Mutation testing", for the counts and the survivors.
 #
-#   scripts/mutants.sh                    every file of FILES below, one after the other
+#   scripts/mutants.sh                    every file of FILES below (one cargo-mutants run)
 #   scripts/mutants.sh FILE...            those files
 #   scripts/mutants.sh --in-diff DIFF     only the mutants in lines a change touches
 #                                         (git diff main... > DIFF), anywhere in src/
@@ -11,8 +11,8 @@
 # Each mutant is built (an incremental rebuild of the library and the unit-test binary,
 # about 10 s) and judged by the library's unit tests (`cargo test --lib`, about 4 s),
 # which include the boundary tests of src/boundary_tests.rs and src/lane_bounds_tests.rs.
-# Results go to mutants.out/ (or $MUTANTS_OUT/NAME/ per file); a surviving mutant is
-# listed in its missed.txt. Extra arguments for cargo-mutants go in $MUTANTS_ARGS (e.g.
+# Results go to mutants.out/mutants.out/ (or $MUTANTS_OUT/mutants.out/); a surviving mutant
+# is listed in missed.txt. Extra arguments for cargo-mutants go in $MUTANTS_ARGS (e.g.
 # "-j 2").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,26 +28,25 @@ FILES=(
     src/secp256k1/scalar.rs
 )
 out=${MUTANTS_OUT:-mutants.out}
-# The copy cargo-mutants builds in starts from this tree's target/ (the dependencies are
-# built once, not per run).
-common=(--copy-target true --minimum-test-timeout 60 ${MUTANTS_ARGS:-})
+# `-C --lib`: build and run only the library's unit tests (the default would build every
+# test target of the package for each mutant, several minutes).
+common=(-C --lib --minimum-test-timeout 60 ${MUTANTS_ARGS:-})
 
 if [ "${1:-}" = "--in-diff" ]; then
-    exec cargo mutants --in-diff "$2" -o "$out" "${common[@]}" -- --lib
+    exec cargo mutants --in-diff "$2" -o "$out" "${common[@]}"
 fi
 [ $# -gt 0 ] && FILES=("$@")
+# One run over all the files: one baseline build.
+args=()
 for f in "${FILES[@]}"; do
-    name=$(basename "$f" .rs)
-    [ "$f" = src/lanes/scalar.rs ] && name=lanes_scalar
-    echo "== cargo mutants -f $f"
-    cargo mutants -f "$f" -o "$out/$name" "${common[@]}" -- --lib || true
+    args+=(-f "$f")
 done
+echo "== cargo mutants ${args[*]} ${common[*]}"
+cargo mutants "${args[@]}" -o "$out" "${common[@]}" || true
+# Counts per file.
+d="$out/mutants.out"
 for f in "${FILES[@]}"; do
-    name=$(basename "$f" .rs)
-    [ "$f" = src/lanes/scalar.rs ] && name=lanes_scalar
-    d="$out/$name/mutants.out"
-    [ -d "$d" ] || continue
-    printf '%-30s caught %4d  missed %4d  unviable %4d  timeout %4d\n' "$f" \
-        "$(wc -l <"$d/caught.txt")" "$(wc -l <"$d/missed.txt")" \
-        "$(wc -l <"$d/unviable.txt")" "$(wc -l <"$d/timeout.txt")"
+    count() { grep -c "^$f:" "$d/$1.txt" || true; }
+    printf '%-30s caught %4s  missed %4s  unviable %4s  timeout %4s\n' "$f" \
+        "$(count caught)" "$(count missed)" "$(count unviable)" "$(count timeout)"
 done

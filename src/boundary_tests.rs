@@ -412,3 +412,63 @@ fn parse_against_its_rules_on_edge_values() {
         );
     }
 }
+
+/// The last fold of the scalar product's reduction: (n − x)·(n − y) with x·y in
+/// [2²⁵⁶ − n, 2·(2²⁵⁶ − n)) leaves the third fold at 2²⁵⁶ or above, which random products
+/// reach with probability about 2⁻¹²⁷ (the fold's tail, `reduce512`). Against num-bigint,
+/// with the neighbours of each pair.
+#[test]
+fn scalar_product_reduction_tail() {
+    let n = n();
+    let n_c = (BigUint::from(1u8) << 256u32) - &n;
+    let mut rng = SplitMix64(0x7a11);
+    let mut pairs: Vec<(BigUint, BigUint)> = Vec::new();
+    for x in [2u64, 3, 5, 7, 1 << 20, u64::MAX] {
+        let x = BigUint::from(x);
+        let y = (&n_c + &x - 1u8) / &x;
+        for dy in 0..4u8 {
+            pairs.push((x.clone(), &y + dy));
+        }
+    }
+    for _ in 0..200 {
+        let x = BigUint::from(rng.next_u64() | 1) << 32u32;
+        let y = (&n_c + &x - 1u8) / &x + BigUint::from(rng.below(1 << 20));
+        pairs.push((x, y));
+    }
+    for (x, y) in pairs {
+        let (a, b) = (&n - &x, &n - &y);
+        let got = sc(&a).mul(&sc(&b));
+        assert_eq!(from_be(&got.to_bytes()), &a * &b % &n, "x={x:x} y={y:x}");
+        assert_eq!(from_be(&sc(&b).mul(&sc(&a)).to_bytes()), &a * &b % &n);
+    }
+}
+
+/// The last column's digit: `top_digit` gives back exactly the values that are 0 or a
+/// unit times a table entry (every element of norm ≤ 19 in the box checked against the
+/// 66 digit values), and refuses every other remainder (the lanes' retry).
+#[test]
+fn top_digit_accepts_exactly_the_digits() {
+    use crate::secp256k1::eisenstein::{Digit, ENTRIES, top_digit};
+    let mut digits = std::collections::BTreeSet::new();
+    for entry in 0..ENTRIES.len() as u8 {
+        for rot in 0..3 {
+            for neg in [false, true] {
+                digits.insert(Digit { entry, rot, neg }.value());
+            }
+        }
+    }
+    for a in -12i32..=12 {
+        for b in -12i32..=12 {
+            let got = top_digit(a as i128, b as i128);
+            if (a, b) == (0, 0) {
+                assert_eq!(got, Some(None));
+            } else if digits.contains(&(a, b)) {
+                let d = got.expect("a digit").expect("not zero");
+                assert_eq!(d.value(), (a, b));
+            } else {
+                assert_eq!(got, None, "({a}, {b})");
+            }
+        }
+    }
+    assert_eq!(top_digit(1 << 100, 3), None);
+}
