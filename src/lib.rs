@@ -60,11 +60,18 @@
 #[cfg_attr(docsrs, doc(cfg(any(feature = "alloy", feature = "revm"))))]
 pub mod adapters;
 mod batch;
+// Unit tests at the recodings' and the field's boundaries (`tests/boundary.rs` runs the
+// same values through the public paths), and of the 8-lane field and scalars at their limb
+// bounds.
+#[cfg(test)]
+mod boundary_tests;
 mod dispatch;
 mod error;
 #[doc(hidden)]
 pub mod internals;
 mod keccak;
+#[cfg(test)]
+mod lane_bounds_tests;
 mod lanes;
 mod recover;
 mod secp256k1;

@@ -538,3 +538,31 @@ fn provider_verify_matches_libsecp256k1() {
     }
     assert_eq!(accepted, 900, "kinds 0, 1 and 2 verify, the others do not");
 }
+
+/// Keys that are no curve point, which the provider's verification must refuse before
+/// any arithmetic (and libsecp256k1 refuses to parse): a bit of y or of x flipped (off the
+/// curve), x at or above p, a prefix other than 04.
+#[test]
+fn provider_verify_refuses_keys_that_are_not_points() {
+    let mut rng = SplitMix64(0x0FF_C0DE);
+    for i in 0..400 {
+        let secret = rng.scalar();
+        let hash = rng.bytes32();
+        let (r, s, _) = sign(&secret, &hash);
+        let mut pubkey = [4u8; 65];
+        pubkey[1..].copy_from_slice(&public_key_of(&secret));
+        match i % 4 {
+            0 => pubkey[33 + rng.below(32) as usize] ^= 1 << rng.below(8),
+            1 => pubkey[1 + rng.below(32) as usize] ^= 1 << rng.below(8),
+            2 => pubkey[1..33].copy_from_slice(&curve::offset(&curve::P, rng.below(1000) as i64)),
+            _ => pubkey[0] = [0, 2, 3, 5][rng.index(4)],
+        }
+        assert!(
+            secp256k1::PublicKey::from_byte_array_uncompressed(pubkey).is_err(),
+            "case {i}"
+        );
+        let got =
+            AlloyCryptoProvider.verify_and_compute_signer_unchecked(&pubkey, &sig64(&r, &s), &hash);
+        assert!(got.is_err(), "case {i}: key {}", hex::encode(pubkey));
+    }
+}

@@ -2,7 +2,8 @@
 //! `doc/reliability.md`): valid signatures by libsecp256k1 and their high-s twins, random
 //! r, s and hash, bit flips, special values, every v, random bytes, recovery ids 2 and 3,
 //! crafted R = kG whose key is the point at infinity or a small multiple of G, r that is
-//! not an x-coordinate, and r or s out of range; each with a precompile input (canonical,
+//! not an x-coordinate, r or s out of range, and signatures crafted so that u₁ and u₂ sit
+//! at the edges of the recodings ([`crate::boundary`]); each with a precompile input (canonical,
 //! or with a raw or random v byte, a dirty v word, or cut or padded to 0..=200 bytes) and
 //! every entry point's expected result from the [`Reference`].
 
@@ -42,11 +43,13 @@ pub enum Kind {
     NotX,
     /// r or s out of range.
     Range,
+    /// u₁ = −z·r⁻¹ and u₂ = s·r⁻¹ at the edges of the GLV split and the recodings.
+    Boundary,
 }
 
 impl Kind {
     /// Every kind, in the order of [`Kind::index`].
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Signed,
         Kind::Twin,
         Kind::RandomRs,
@@ -58,11 +61,30 @@ impl Kind {
         Kind::Crafted,
         Kind::NotX,
         Kind::Range,
+        Kind::Boundary,
     ];
 
     /// The position in [`Kind::ALL`] (for tables of counts).
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// A short name, for command lines (the soak runner's `--only`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::Signed => "signed",
+            Kind::Twin => "twin",
+            Kind::RandomRs => "random-rs",
+            Kind::Flip => "flip",
+            Kind::Special => "special",
+            Kind::EveryV => "every-v",
+            Kind::Bytes => "bytes",
+            Kind::HighX => "high-x",
+            Kind::Crafted => "crafted",
+            Kind::NotX => "not-x",
+            Kind::Range => "range",
+            Kind::Boundary => "boundary",
+        }
     }
 
     /// What it is, for reports.
@@ -79,12 +101,13 @@ impl Kind {
             Kind::Crafted => "crafted R = kG: Q = O or Q = jG",
             Kind::NotX => "r not an x-coordinate",
             Kind::Range => "r or s out of range",
+            Kind::Boundary => "boundary u1, u2 (GLV ties and corners, 2^i±1, ...)",
         }
     }
 }
 
 /// Relative weights of the generators (the signed one pushes two cases).
-const WEIGHTS: [(Kind, u64); 10] = [
+const WEIGHTS: [(Kind, u64); 11] = [
     (Kind::Signed, 22),
     (Kind::RandomRs, 14),
     (Kind::Flip, 12),
@@ -95,6 +118,7 @@ const WEIGHTS: [(Kind, u64); 10] = [
     (Kind::Crafted, 6),
     (Kind::NotX, 8),
     (Kind::Range, 6),
+    (Kind::Boundary, 10),
 ];
 
 /// One input and what every entry point must return for it.
@@ -159,6 +183,8 @@ pub struct Generator {
     /// Signed (hash, r, s, recid) seen so far (at most 64), for the bit-flip kind.
     bases: Vec<(B32, B32, B32, u8)>,
     cases: Vec<Case>,
+    /// Draw only this kind (see [`Generator::only`]).
+    only: Option<Kind>,
 }
 
 impl Generator {
@@ -174,7 +200,15 @@ impl Generator {
             reference,
             bases: Vec::new(),
             cases: Vec::new(),
+            only: None,
         }
+    }
+
+    /// The same generator drawing every case of `kind` (the signed kind still pushes its
+    /// high-s twin).
+    pub fn only(mut self, kind: Kind) -> Self {
+        self.only = Some(kind);
+        self
     }
 
     /// The next `len` cases.
@@ -319,6 +353,9 @@ impl Generator {
             }
             x -= w;
         }
+        if let Some(k) = self.only {
+            kind = if k == Kind::Twin { Kind::Signed } else { k };
+        }
         match kind {
             Kind::Signed => {
                 let (hash, r, s, recid) = self.signed_base();
@@ -365,6 +402,7 @@ impl Generator {
                 self.push(Kind::NotX, hash, r, s, v, parity);
             }
             Kind::Range => self.out_of_range(),
+            Kind::Boundary => self.boundary(),
             Kind::Twin => unreachable!("WEIGHTS never draws the twin: Signed pushes it"),
         }
     }
@@ -480,6 +518,28 @@ impl Generator {
         let v = self.ev(parity);
         let recid = parity | if self.rng.below(4) == 0 { 2 } else { 0 };
         self.push(Kind::Range, hash, r, s, v, recid);
+    }
+
+    /// A signature crafted for boundary values of u₁ and u₂
+    /// ([`crate::boundary::random_case`]); its key, worked out from R's discrete log, must
+    /// be the reference's (a disagreement is the reference's inconsistency).
+    fn boundary(&mut self) {
+        let c = crate::boundary::random_case(&mut self.rng);
+        let v = self.ev(c.parity);
+        self.push(Kind::Boundary, c.hash, c.r, c.s, v, c.parity);
+        let got = self.cases.last().map(|case| case.want_ec_key);
+        if got != Some(c.key) {
+            self.reference.inconsistent(format!(
+                "the boundary construction ({}) expects {:?}, the reference says {:?}: hash={} r={} s={} parity={}",
+                c.what,
+                c.key.map(hex::encode),
+                got.map(|g| g.map(hex::encode)),
+                hex::encode(c.hash),
+                hex::encode(c.r),
+                hex::encode(c.s),
+                c.parity
+            ));
+        }
     }
 
     /// R = kG for a known k (1, 2, 3, n − 1, small or random): with u = ±k (the sign of

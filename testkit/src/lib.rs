@@ -5,6 +5,8 @@
 //! - [`rng`]: the seeded generator (splitmix64);
 //! - [`curve`]: the curve constants, 32-byte and big-integer arithmetic on them;
 //! - [`edge`]: the edge values around 0, 1, n, p, p − n and 2²⁵⁶;
+//! - [`boundary`]: the boundary scalars of the GLV split and the recodings, signatures
+//!   crafted to reach them, and 256-bit values of long bit runs;
 //! - [`sig`]: signature and precompile input layouts;
 //! - [`oracle`]: the independent oracles (libsecp256k1, k256, sha3, tiny-keccak);
 //! - [`model`]: THE reference model of every recovery entry point, exact errors included;
@@ -22,6 +24,7 @@
 //! Only [`check`] and [`paths`] call asmcrypto; the model and the oracles never do (the
 //! model uses `asmcrypto::Error` for its answers).
 
+pub mod boundary;
 pub mod check;
 pub mod curve;
 pub mod edge;

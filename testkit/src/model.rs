@@ -68,6 +68,14 @@ impl Reference {
         self.memo.insert(memo_key(hash, r, s, recid), Ok(key));
     }
 
+    /// Records a contradiction found outside the model (a generator's own expectation
+    /// against the model's answer): panics in strict mode, kept for
+    /// [`Reference::take_inconsistencies`] in fast mode.
+    pub fn inconsistent(&mut self, msg: String) {
+        assert!(!self.strict, "{msg}");
+        self.inconsistencies.push(msg);
+    }
+
     /// The contradictions between the oracle and the rules found so far (fast mode).
     pub fn take_inconsistencies(&mut self) -> Vec<String> {
         std::mem::take(&mut self.inconsistencies)

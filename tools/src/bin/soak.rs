@@ -4,7 +4,8 @@
 //! parities, low and high s) and hostile inputs (random bytes; r, s and hash at and around
 //! 0, 1, n, p, p − n and 2²⁵⁶; r that is not an x-coordinate; every v; recovery ids 2 and 3;
 //! crafted signatures whose key is the point at infinity or a small multiple of G; bit flips
-//! of valid signatures; truncated and over-long precompile inputs), and compares every
+//! of valid signatures; truncated and over-long precompile inputs; signatures crafted so
+//! that u₁ and u₂ sit at the edges of the GLV split and the recodings), and compares every
 //! public function of `asmcrypto` and every batch path of `asmcrypto::internals::BatchPath`
 //! with libsecp256k1 (and Keccak-256 with `sha3`), byte for byte, including exactly which
 //! inputs fail and with which error. Panics are caught per call and counted. The inputs and
@@ -13,7 +14,7 @@
 //!
 //! ```text
 //! cargo run --release -p asmcrypto-tools --bin soak -- --seconds N [--threads T] [--seed S]
-//!     [--progress SECS] [--replay THREAD:ROUND [--dump]] [--self-test]
+//!     [--progress SECS] [--only KIND] [--replay THREAD:ROUND [--dump]] [--self-test]
 //! ```
 //!
 //! Exits with status 1 on any disagreement or panic, after printing the first few in hex.
@@ -21,6 +22,8 @@
 //! (`--dump` prints its inputs). Run it a second time with `ASMCRYPTO_BACKEND=scalar` to
 //! put the dispatched batch functions on the non-AVX-512 paths as well. `--self-test`
 //! corrupts some expected results and adds a panicking call, to show both are caught.
+//! `--only KIND` draws every input of one kind of the mix (`--only boundary`: the boundary
+//! scalars alone; `--help` lists the kinds).
 //!
 //! See `doc/reliability.md`.
 
@@ -319,9 +322,21 @@ fn corrupt(cases: &mut [Case], msg_hashes: &mut [[u8; 32]]) {
 }
 
 /// Runs round `round` of worker `thread`.
-fn run_round(seed: u64, thread: u64, round: u64, stats: &mut Stats, dump: bool, self_test: bool) {
+#[allow(clippy::too_many_arguments)]
+fn run_round(
+    seed: u64,
+    thread: u64,
+    round: u64,
+    stats: &mut Stats,
+    dump: bool,
+    self_test: bool,
+    only: Option<Kind>,
+) {
     let t0 = Instant::now();
     let mut g = Generator::new(round_seed(seed, thread, round));
+    if let Some(kind) = only {
+        g = g.only(kind);
+    }
     // Length: mostly short, sometimes up to the batch-affine threshold, sometimes long
     // (≥ 192: the batch-affine ladder's own threshold, > 256: several ladder chunks).
     let len = match g.rng.below(100) {
@@ -489,6 +504,7 @@ struct Args {
     seed: u64,
     progress: f64,
     replay: Option<(u64, u64)>,
+    only: Option<Kind>,
     dump: bool,
     self_test: bool,
 }
@@ -500,11 +516,16 @@ fn parse_args() -> Args {
         seed: 1,
         progress: 0.0,
         replay: None,
+        only: None,
         dump: false,
         self_test: false,
     };
     let mut it = std::env::args().skip(1);
-    let usage = "usage: soak --seconds N [--threads T] [--seed S] [--progress SECS] [--replay THREAD:ROUND [--dump]] [--self-test]";
+    let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.key()).collect();
+    let usage = format!(
+        "usage: soak --seconds N [--threads T] [--seed S] [--progress SECS] [--only KIND] [--replay THREAD:ROUND [--dump]] [--self-test]\nKIND: {}",
+        kinds.join(", ")
+    );
     while let Some(arg) = it.next() {
         let mut val = |name: &str| {
             it.next()
@@ -519,6 +540,11 @@ fn parse_args() -> Args {
                 let v = val("--replay");
                 let (t, r) = v.split_once(':').expect("--replay THREAD:ROUND");
                 a.replay = Some((t.parse().expect("thread"), r.parse().expect("round")));
+            }
+            "--only" => {
+                let v = val("--only");
+                let kind = Kind::ALL.iter().find(|k| k.key() == v);
+                a.only = Some(*kind.unwrap_or_else(|| panic!("--only: no kind {v}\n{usage}")));
             }
             "--dump" => a.dump = true,
             "--self-test" => a.self_test = true,
@@ -611,18 +637,28 @@ fn main() {
         }
     }));
     println!(
-        "asmcrypto soak: backend {} on {} (avx512ifma: {}), seed {}",
+        "asmcrypto soak: backend {} on {} (avx512ifma: {}), seed {}{}",
         asmcrypto::backend(),
         cpu_name(),
         has_ifma(),
-        args.seed
+        args.seed,
+        args.only
+            .map_or(String::new(), |k| format!(", only {}", k.key()))
     );
 
     let start = Instant::now();
     let total = Mutex::new(Stats::default());
     if let Some((thread, round)) = args.replay {
         let mut s = Stats::default();
-        run_round(args.seed, thread, round, &mut s, args.dump, args.self_test);
+        run_round(
+            args.seed,
+            thread,
+            round,
+            &mut s,
+            args.dump,
+            args.self_test,
+            args.only,
+        );
         total.lock().unwrap().merge(&s);
     } else {
         println!(
@@ -634,12 +670,12 @@ fn main() {
         std::thread::scope(|scope| {
             for t in 0..args.threads {
                 let (stop, total) = (&stop, &total);
-                let (seed, self_test) = (args.seed, args.self_test);
+                let (seed, self_test, only) = (args.seed, args.self_test, args.only);
                 scope.spawn(move || {
                     let mut round = 0u64;
                     while !stop.load(Ordering::Relaxed) {
                         let mut s = Stats::default();
-                        run_round(seed, t as u64, round, &mut s, false, self_test);
+                        run_round(seed, t as u64, round, &mut s, false, self_test, only);
                         total.lock().unwrap_or_else(|e| e.into_inner()).merge(&s);
                         round += 1;
                     }

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Mutation testing with cargo-mutants (`cargo install cargo-mutants --locked`) of the code
+# where a wrong operator or digit gives a wrong sender for rare inputs only; see
+# doc/reliability.md, "Mutation testing", for the counts and the survivors.
+#
+#   scripts/mutants.sh                    every file of FILES below (one cargo-mutants run)
+#   scripts/mutants.sh FILE...            those files
+#   scripts/mutants.sh --in-diff DIFF     only the mutants in lines a change touches
+#                                         (git diff main... > DIFF), anywhere in src/
+#
+# Each mutant is built (an incremental rebuild of the library and the unit-test binary,
+# about 10 s) and judged by the library's unit tests (`cargo test --lib`, about 4 s),
+# which include the boundary tests of src/boundary_tests.rs and src/lane_bounds_tests.rs.
+# Results go to mutants.out/mutants.out/ (or $MUTANTS_OUT/mutants.out/); a surviving mutant
+# is listed in missed.txt. Extra arguments for cargo-mutants go in $MUTANTS_ARGS (e.g.
+# "-j 2").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FILES=(
+    src/secp256k1/glv.rs
+    src/secp256k1/eisenstein.rs
+    src/secp256k1/recode.rs
+    src/lanes/schedule.rs
+    src/lanes/scalar.rs
+    src/batch/lanes8.rs
+    src/recover.rs
+    src/secp256k1/scalar.rs
+)
+out=${MUTANTS_OUT:-mutants.out}
+# `-C --lib`: build and run only the library's unit tests (the default would build every
+# test target of the package for each mutant, several minutes).
+common=(-C --lib --minimum-test-timeout 60 ${MUTANTS_ARGS:-})
+
+if [ "${1:-}" = "--in-diff" ]; then
+    exec cargo mutants --in-diff "$2" -o "$out" "${common[@]}"
+fi
+[ $# -gt 0 ] && FILES=("$@")
+# One run over all the files: one baseline build.
+args=()
+for f in "${FILES[@]}"; do
+    args+=(-f "$f")
+done
+echo "== cargo mutants ${args[*]} ${common[*]}"
+cargo mutants "${args[@]}" -o "$out" "${common[@]}" || true
+# Counts per file.
+d="$out/mutants.out"
+for f in "${FILES[@]}"; do
+    count() { grep -c "^$f:" "$d/$1.txt" || true; }
+    printf '%-30s caught %4s  missed %4s  unviable %4s  timeout %4s\n' "$f" \
+        "$(count caught)" "$(count missed)" "$(count unviable)" "$(count timeout)"
+done
