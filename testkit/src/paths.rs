@@ -6,16 +6,18 @@ use asmcrypto::internals::{BatchPath, recover_addresses_on};
 use crate::sig::Signed;
 
 /// Every batch path: one of each variant of [`BatchPath`], with an interleaved path for
-/// each group size in `groups`. [`BatchPath::Avx512Lanes`] is in the list on every CPU
-/// ([`run`] says where it cannot run). A new variant fails to compile here until it is
-/// listed.
+/// each group size in `groups`. [`BatchPath::Avx512Lanes`] and [`BatchPath::Avx512FLanes`]
+/// are in the list on every CPU ([`run`] says where they cannot run). A new variant fails
+/// to compile here until it is listed.
 pub fn every(groups: &[usize]) -> Vec<BatchPath> {
     let one_of_each = [
         BatchPath::Dispatched,
         BatchPath::Affine,
         BatchPath::Interleaved { group: 1 },
         BatchPath::PortableLanes,
+        BatchPath::PortableLanes29,
         BatchPath::Avx512Lanes,
+        BatchPath::Avx512FLanes,
     ];
     let mut out = Vec::new();
     for p in one_of_each {
@@ -26,7 +28,9 @@ pub fn every(groups: &[usize]) -> Vec<BatchPath> {
             BatchPath::Dispatched
             | BatchPath::Affine
             | BatchPath::PortableLanes
-            | BatchPath::Avx512Lanes => out.push(p),
+            | BatchPath::PortableLanes29
+            | BatchPath::Avx512Lanes
+            | BatchPath::Avx512FLanes => out.push(p),
         }
     }
     out

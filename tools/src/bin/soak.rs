@@ -18,8 +18,10 @@
 //!
 //! Exits with status 1 on any disagreement or panic, after printing the first few in hex.
 //! Every round is seeded from (seed, thread, round), so `--replay` reruns one round alone
-//! (`--dump` prints its inputs). Run it a second time with `ASMCRYPTO_BACKEND=scalar` to
-//! put the dispatched batch functions on the non-AVX-512 paths as well. `--self-test`
+//! (`--dump` prints its inputs). Run it again with `ASMCRYPTO_BACKEND=avx512f` and
+//! `ASMCRYPTO_BACKEND=scalar` to put the dispatched batch functions on those paths as well
+//! (the lane engines' own rows run natively whatever the variable says, where the CPU has
+//! their features). `--self-test`
 //! corrupts some expected results and adds a panicking call, to show both are caught.
 //!
 //! See `doc/reliability.md`.
@@ -46,7 +48,7 @@ fn round_seed(seed: u64, thread: u64, round: u64) -> u64 {
 // Checks
 // ---------------------------------------------------------------------------------------
 
-const FN_NAMES: [&str; 14] = [
+const FN_NAMES: [&str; 16] = [
     "recover_public_key",
     "recover_address",
     "ecrecover_public_key",
@@ -58,6 +60,8 @@ const FN_NAMES: [&str; 14] = [
     "BatchPath::Interleaved",
     "BatchPath::PortableLanes",
     "BatchPath::Avx512Lanes",
+    "BatchPath::PortableLanes29",
+    "BatchPath::Avx512FLanes",
     "keccak256",
     "Keccak256 (incremental)",
     "keccak256_batch",
@@ -68,9 +72,9 @@ const F_EC_KEY: usize = 2;
 const F_EC: usize = 3;
 const F_PRE: usize = 4;
 const F_BATCH: usize = 5;
-const F_KECCAK: usize = 11;
-const F_KECCAK_INC: usize = 12;
-const F_KECCAK_BATCH: usize = 13;
+const F_KECCAK: usize = 13;
+const F_KECCAK_INC: usize = 14;
+const F_KECCAK_BATCH: usize = 15;
 
 /// The row of a batch path in [`FN_NAMES`].
 fn path_row(path: BatchPath) -> usize {
@@ -80,6 +84,8 @@ fn path_row(path: BatchPath) -> usize {
         BatchPath::Interleaved { .. } => 8,
         BatchPath::PortableLanes => 9,
         BatchPath::Avx512Lanes => 10,
+        BatchPath::PortableLanes29 => 11,
+        BatchPath::Avx512FLanes => 12,
     }
 }
 
@@ -436,12 +442,13 @@ fn run_round(seed: u64, thread: u64, round: u64, stats: &mut Stats, dump: bool, 
         });
         if portable_group && start == 0 {
             ck.path(BatchPath::PortableLanes, &cases, &idx, &group);
+            ck.path(BatchPath::PortableLanes29, &cases, &idx, &group);
         }
     }
     // Every other batch path on the whole round.
     let inputs: Vec<Signed> = cases.iter().map(Case::signed).collect();
     for path in paths::every(&[interleave_group]) {
-        if path != BatchPath::PortableLanes {
+        if !matches!(path, BatchPath::PortableLanes | BatchPath::PortableLanes29) {
             ck.path(path, &cases, &all, &inputs);
         }
     }
