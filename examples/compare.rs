@@ -11,9 +11,11 @@
 //!    `recover_address` and `recover_addresses` against libsecp256k1 and k256: µs per
 //!    recovery and the ratios.
 //!
-//! Every row states its threads: one-thread rows are divided by libsecp256k1 on one thread,
-//! rows on the pool (a rayon pool of one thread per CPU) by libsecp256k1 spread over the
-//! same pool (`par_iter`).
+//! Every row states its code path (asmcrypto's batch path, `asmcrypto::backend()`:
+//! `avx512-ifma`, `avx512f` or `scalar`, set with `ASMCRYPTO_BACKEND`; `single` for its
+//! one-signature path) and its threads: one-thread rows are divided by libsecp256k1 on one
+//! thread, rows on the pool (a rayon pool of one thread per CPU) by libsecp256k1 spread
+//! over the same pool (`par_iter`).
 //!
 //! Run with `cargo run --release --features alloy,parallel --example compare`.
 
@@ -57,6 +59,8 @@ fn main() {
         all: pool(threads),
         threads,
     };
+    println!("asmcrypto: {}", asmcrypto::backend_details());
+    println!();
     blocks(&pools);
     println!();
     signatures(&pools);
@@ -66,6 +70,9 @@ fn main() {
 /// divided by, and one timed run (seconds).
 struct Way<'a> {
     name: String,
+    /// The code path the row runs on: asmcrypto's batch path (`asmcrypto::backend()`),
+    /// "single" for its one-signature path, "-" for the other libraries.
+    path: &'static str,
     threads: usize,
     reference: usize,
     run: Box<dyn Fn() -> f64 + 'a>,
@@ -87,13 +94,14 @@ fn interleaved(ways: &[Way], rounds: usize) -> Vec<f64> {
 /// (`decimals` after the point).
 fn table(ways: &[Way], t: &[f64], unit: &str, decimals: usize, per: impl Fn(f64) -> f64) {
     println!(
-        "{:<50} {:>7} {:>14} {:>17}",
-        "way", "threads", unit, "vs libsecp256k1"
+        "{:<50} {:<11} {:>7} {:>14} {:>17}",
+        "way", "path", "threads", unit, "vs libsecp256k1"
     );
     for (w, &ti) in ways.iter().zip(t) {
         println!(
-            "{:<50} {:>7} {:>14.decimals$} {:>16.3}x",
+            "{:<50} {:<11} {:>7} {:>14.decimals$} {:>16.3}x",
             w.name,
+            w.path,
             w.threads,
             per(ti),
             ti / t[w.reference]
@@ -236,9 +244,10 @@ fn block_ways<'a>(
     for (pool, threads) in [(&pools.one, 1), (&pools.all, pools.threads)] {
         let flat = flat.clone();
         let reference = ways.len() + 1 + usize::from(all_in_one.is_some());
-        let mut way = |name: String, run: Box<dyn Fn() -> f64 + 'a>| {
+        let mut way = |name: String, path: &'static str, run: Box<dyn Fn() -> f64 + 'a>| {
             ways.push(Way {
                 name,
+                path,
                 threads,
                 reference,
                 run,
@@ -246,6 +255,7 @@ fn block_ways<'a>(
         };
         way(
             format!("asmcrypto recover_signers, {list}"),
+            asmcrypto::backend(),
             Box::new(move || {
                 pool.install(|| {
                     best(2, || {
@@ -259,6 +269,7 @@ fn block_ways<'a>(
         if let Some(txs) = all_in_one {
             way(
                 "asmcrypto recover_signers, all in one call".into(),
+                asmcrypto::backend(),
                 Box::new(move || pool.install(|| best(2, || drop(batch(txs))))),
             );
         }
@@ -285,6 +296,7 @@ fn block_ways<'a>(
             let name = if threads == 1 { name } else { pool_name };
             way(
                 name.into(),
+                "-",
                 Box::new(move || {
                     if threads == 1 {
                         best(2, || {
@@ -368,40 +380,47 @@ fn signatures<'a>(pools: &'a Pools) {
                 / inputs.len() as f64
         }
     };
-    let batch = format!("asmcrypto recover_addresses ({})", asmcrypto::backend());
+    let batch = "asmcrypto recover_addresses".to_string();
+    let path = asmcrypto::backend();
     let ways = vec![
         Way {
             name: "asmcrypto recover_address".into(),
+            path: "single",
             threads: 1,
             reference: 2,
             run: Box::new(one_by_one(ours)),
         },
         Way {
             name: batch.clone(),
+            path,
             threads: 1,
             reference: 2,
             run: Box::new(batch_on(&pools.one)),
         },
         Way {
             name: "libsecp256k1".into(),
+            path: "-",
             threads: 1,
             reference: 2,
             run: Box::new(one_by_one(libsecp256k1)),
         },
         Way {
             name: "k256".into(),
+            path: "-",
             threads: 1,
             reference: 2,
             run: Box::new(one_by_one(k256)),
         },
         Way {
             name: batch,
+            path,
             threads: n,
             reference: 5,
             run: Box::new(batch_on(&pools.all)),
         },
         Way {
             name: "libsecp256k1, par_iter".into(),
+            path: "-",
             threads: n,
             reference: 5,
             run: Box::new(on_pool(libsecp256k1)),

@@ -114,7 +114,7 @@ fn lanes_schedule_at_the_boundaries() {
     for (start, group) in u2s.chunks(LANES).enumerate() {
         let u2: [Scalar; LANES] = core::array::from_fn(|i| group[i % group.len()]);
         let u1: [Scalar; LANES] = core::array::from_fn(|i| u1s[(start * LANES + i) % u1s.len()]);
-        let s = Schedule::new::<LanePortable>(&u1, &u2);
+        let s = Schedule::new::<crate::lanes::field::Fe8<LanePortable>>(&u1, &u2);
         assert_eq!(s.retry, 0, "group {start}");
         for lane in 0..LANES {
             let (h1, h2) = glv::split_lambda_halves(&u2[lane]).expect("short");

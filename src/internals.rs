@@ -8,7 +8,10 @@
 use crate::Error;
 use crate::batch::{Signed, lanes8, scalar};
 
-pub use crate::secp256k1::field::FieldElement;
+/// The MULX/ADX field multiply (the lane multiplies' yardstick in `tools`' `lane_mul`).
+#[cfg(target_arch = "x86_64")]
+pub use crate::secp256k1::field::MulxAdx;
+pub use crate::secp256k1::field::{FieldElement, FieldMul};
 pub use crate::secp256k1::scalar::Scalar;
 
 /// One batch path of [`recover_addresses`](crate::recover_addresses).
@@ -18,16 +21,22 @@ pub enum BatchPath {
     Dispatched,
     /// The scalar core's batch path (what CPUs without AVX-512 IFMA take).
     Scalar,
-    /// The 8-lane engine on its portable backend (plain Rust, slow): the same lockstep
-    /// algorithm as the AVX-512 engine, on every CPU.
+    /// The 8-lane engine on its portable backend (plain Rust, slow) with the 5×52 field:
+    /// the same lockstep algorithm as the avx512-ifma engine, on every CPU.
     PortableLanes,
-    /// The 8-lane engine on AVX-512 IFMA, natively (even with `ASMCRYPTO_BACKEND=scalar`).
+    /// The 8-lane engine on its portable backend with the 9×29 field: the avx512f engine's
+    /// algorithm, on every CPU.
+    PortableLanes29,
+    /// The 8-lane engine on AVX-512 IFMA, natively (whatever `ASMCRYPTO_BACKEND` says).
     Avx512Lanes,
+    /// The 8-lane engine on AVX-512 F without IFMA (the 9×29 field), natively (whatever
+    /// `ASMCRYPTO_BACKEND` says).
+    Avx512FLanes,
 }
 
 /// The results of `path` for `inputs`, each exactly what
 /// [`recover_address`](crate::recover_address) returns; `None` if the path needs a CPU
-/// feature this one lacks (only [`BatchPath::Avx512Lanes`]).
+/// feature this one lacks ([`BatchPath::Avx512Lanes`], [`BatchPath::Avx512FLanes`]).
 pub fn recover_addresses_on(
     path: BatchPath,
     inputs: &[([u8; 32], [u8; 65])],
@@ -36,7 +45,9 @@ pub fn recover_addresses_on(
         BatchPath::Dispatched => crate::recover_addresses(inputs),
         BatchPath::Scalar => scalar::recover_many(inputs),
         BatchPath::PortableLanes => lanes8::recover_many(&lanes8::PortableEngine, inputs),
+        BatchPath::PortableLanes29 => lanes8::recover_many(&lanes8::Portable29Engine, inputs),
         BatchPath::Avx512Lanes => avx512_lanes(inputs)?,
+        BatchPath::Avx512FLanes => avx512f_lanes(inputs)?,
     })
 }
 
@@ -46,8 +57,19 @@ fn avx512_lanes(inputs: &[Signed]) -> Option<Vec<Result<[u8; 20], Error>>> {
     Some(lanes8::recover_many(&lanes8::Avx512Engine(cpu), inputs))
 }
 
+#[cfg(target_arch = "x86_64")]
+fn avx512f_lanes(inputs: &[Signed]) -> Option<Vec<Result<[u8; 20], Error>>> {
+    let cpu = crate::dispatch::avx512f_native()?;
+    Some(lanes8::recover_many(&lanes8::Avx512FEngine(cpu), inputs))
+}
+
 #[cfg(not(target_arch = "x86_64"))]
 fn avx512_lanes(_: &[Signed]) -> Option<Vec<Result<[u8; 20], Error>>> {
+    None
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx512f_lanes(_: &[Signed]) -> Option<Vec<Result<[u8; 20], Error>>> {
     None
 }
 
@@ -90,8 +112,8 @@ pub fn batch_invert(schedule: InversionSchedule, v: &mut [[u64; 4]]) {
     }
 }
 
-/// The 8-lane AVX-512 engine under the AVX-512 emulator (`$BXRUN`), for machines without
-/// AVX-512: the engine's C-ABI entry run inside BochsCPU on groups of eight signatures.
+/// The 8-lane AVX-512 engines under the AVX-512 emulator (`$BXRUN`), for machines without
+/// AVX-512: an engine's C-ABI entry run inside BochsCPU on groups of eight signatures.
 #[cfg(all(feature = "emu", target_arch = "x86_64"))]
 pub mod emu {
 
@@ -102,11 +124,23 @@ pub mod emu {
         crate::test_support::emu::runner().is_some()
     }
 
-    /// Runs the engine on `groups` in one emulated call, counting instructions if `count`.
+    /// Runs the avx512-ifma engine on `groups` in one emulated call, counting instructions
+    /// if `count`.
     ///
     /// # Panics
     /// If `$BXRUN` is not set, or the runner fails (a tool's error, not a recovery's).
     pub fn recover8_emulated(groups: &[[([u8; 32], [u8; 65]); 8]], count: bool) -> Emulated {
-        crate::batch::lanes8::run_emulated(groups, count)
+        crate::batch::lanes8::run_emulated(crate::batch::lanes8::EMU_IFMA, groups, count)
+    }
+
+    /// [`recover8_emulated`] on the avx512f engine (AVX-512 F without IFMA, 9×29 field).
+    ///
+    /// # Panics
+    /// As [`recover8_emulated`].
+    pub fn recover8_emulated_avx512f(
+        groups: &[[([u8; 32], [u8; 65]); 8]],
+        count: bool,
+    ) -> Emulated {
+        crate::batch::lanes8::run_emulated(crate::batch::lanes8::EMU_AVX512F, groups, count)
     }
 }

@@ -12,7 +12,8 @@
 //! long runs of ones and zeros cut to the bound, so that every carry chain runs its full
 //! length.
 
-use crate::lanes::field::{Fe8, Linear, M52, Unreduced8, reduce};
+use crate::lanes::field::{Fe8, M52, Unreduced8, reduce};
+use crate::lanes::lane_field::{LaneField, Linear};
 use crate::lanes::portable::Portable;
 use crate::lanes::scalar::Sc8;
 use crate::lanes::{Backend, LANES};

@@ -1,6 +1,7 @@
 //! Every batch path — each variant of `internals::BatchPath` (the dispatched
-//! `recover_addresses`, the scalar core's batch path, the portable lane engine, and the
-//! AVX-512 lane engine where this CPU has it) — and
+//! `recover_addresses`, the scalar core's batch path, the portable lane engine with each
+//! field, and the AVX-512 lane engines (IFMA, and F without IFMA) where this CPU has them) —
+//! and
 //! `recover_addresses_batch` on every group of eight, lane by lane against the scalar core
 //! (`recover_address`, itself checked against the oracles by the other suites), the
 //! published results and the reference model:
@@ -136,11 +137,12 @@ fn published_vectors_at_every_length_and_lane_position() {
 #[test]
 fn ten_thousand_signatures_through_every_path() {
     let v = inputs(1, 10_240);
-    // The portable engine (plain Rust, the slowest path) on the first 400 groups of eight
-    // only, below.
+    // The portable engines (plain Rust, the slowest paths) on the first 400 groups of
+    // eight only, below.
+    let portable = [BatchPath::PortableLanes, BatchPath::PortableLanes29];
     let fast: Vec<BatchPath> = every()
         .into_iter()
-        .filter(|&p| p != BatchPath::PortableLanes)
+        .filter(|p| !portable.contains(p))
         .collect();
     let expected = check_on(&fast, &v, "10,240 seeded");
     let infinity = expected
@@ -155,7 +157,7 @@ fn ten_thousand_signatures_through_every_path() {
         .take(400)
         .enumerate()
     {
-        let got = check_on(&[BatchPath::PortableLanes], g, &format!("group {i}"));
+        let got = check_on(&portable, g, &format!("group {i}"));
         assert_eq!(got, w);
     }
 }
@@ -233,16 +235,33 @@ fn hostile_mix_against_the_model() {
     assert!(g.reference.take_inconsistencies().is_empty());
 }
 
+/// `backend()` names the path dispatch takes: the best the CPU has, or, with
+/// `ASMCRYPTO_BACKEND`, the first from the one it names that the CPU has (this test runs
+/// under whatever the environment sets; CI runs the suites with it unset and with
+/// `scalar`).
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn backend_is_reported() {
+    use std::arch::is_x86_feature_detected as has;
     let b = asmcrypto::backend();
-    assert!(b == "avx512-ifma" || b == "scalar", "{b}");
-    let has = std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512bw")
-        && std::arch::is_x86_feature_detected!("avx512ifma");
-    assert_eq!(b == "avx512-ifma", has);
-    assert_eq!(paths::available(BatchPath::Avx512Lanes), has);
+    let f_bw = has!("avx512f") && has!("avx512bw");
+    let ifma = f_bw && has!("avx512ifma");
+    let order = ["avx512-ifma", "avx512f", "scalar"];
+    let from = match std::env::var("ASMCRYPTO_BACKEND").as_deref() {
+        Ok("avx512f") => 1,
+        Ok("avx2" | "scalar") => 2,
+        _ => 0,
+    };
+    let available = [ifma, f_bw, true];
+    let want = (from..3).find(|&i| available[i]).map(|i| order[i]);
+    assert_eq!(Some(b), want, "{b}");
+    assert_eq!(asmcrypto::backend_details().batch, b);
+    assert_eq!(paths::available(BatchPath::Avx512Lanes), ifma);
+    assert_eq!(paths::available(BatchPath::Avx512FLanes), f_bw);
+    assert_eq!(
+        asmcrypto::backend_details().keccak_batch == "avx512",
+        b != "scalar"
+    );
 }
 
 /// Off x86-64 (aarch64 in CI, under qemu) the portable code runs, but for the field
@@ -264,7 +283,9 @@ fn backend_is_portable_off_x86() {
         "{d}"
     );
     assert!(!paths::available(BatchPath::Avx512Lanes));
+    assert!(!paths::available(BatchPath::Avx512FLanes));
     assert!(paths::available(BatchPath::PortableLanes));
+    assert!(paths::available(BatchPath::PortableLanes29));
 }
 
 proptest! {

@@ -221,35 +221,40 @@ static void system_address_pool(void) { pool_run(system_address_range); }
 static void vendored_address_pool(void) { pool_run(vendored_address_range); }
 #endif
 
+/* The code path a row runs on. */
+enum { OTHER, BATCH, SINGLE };
+
 typedef struct {
     const char *name;
     void (*run)(void);
     int pooled; /* runs on the pool of THREADS threads (else on one thread) */
+    int path;   /* BATCH: asmcrypto's batch path (asmcrypto_backend()); SINGLE: its
+                   one-signature path; OTHER: libsecp256k1, or Keccak alone */
     double best, samples_sum;
 } contestant;
 
 /* THREADS = 1: every contestant, each on one thread. */
 static contestant C1[] = {
-    {"asmcrypto_recover_addresses (256 at once)", asm_batch, 0, 0, 0},
-    {"asmcrypto_recover_address (one at a time)", asm_single, 0, 0, 0},
-    {"asmcrypto_ecdsa_recover (pubkey, one at a time)", asm_pubkey, 0, 0, 0},
-    {"asmcrypto_recover_address, rejected (v = 5)", asm_single_rejected, 0, 0, 0},
-    {"asmcrypto_recover_addresses, 256 rejected (v = 5)", asm_batch_rejected, 0, 0, 0},
-    {"asmcrypto_keccak256 (64 bytes)", keccak_only, 0, 0, 0},
-    {"system libsecp256k1: recover + serialize + keccak", system_address, 0, 0, 0},
-    {"system libsecp256k1: recover + serialize", system_pubkey, 0, 0, 0},
+    {"asmcrypto_recover_addresses (256 at once)", asm_batch, 0, BATCH, 0, 0},
+    {"asmcrypto_recover_address (one at a time)", asm_single, 0, SINGLE, 0, 0},
+    {"asmcrypto_ecdsa_recover (pubkey, one at a time)", asm_pubkey, 0, SINGLE, 0, 0},
+    {"asmcrypto_recover_address, rejected (v = 5)", asm_single_rejected, 0, SINGLE, 0, 0},
+    {"asmcrypto_recover_addresses, 256 rejected (v = 5)", asm_batch_rejected, 0, BATCH, 0, 0},
+    {"asmcrypto_keccak256 (64 bytes)", keccak_only, 0, OTHER, 0, 0},
+    {"system libsecp256k1: recover + serialize + keccak", system_address, 0, OTHER, 0, 0},
+    {"system libsecp256k1: recover + serialize", system_pubkey, 0, OTHER, 0, 0},
 #ifdef VENDORED_PREFIX
-    {"vendored libsecp256k1: recover + serialize + keccak", vendored_address, 0, 0, 0},
-    {"vendored libsecp256k1: recover + serialize", vendored_pubkey, 0, 0, 0},
+    {"vendored libsecp256k1: recover + serialize + keccak", vendored_address, 0, OTHER, 0, 0},
+    {"vendored libsecp256k1: recover + serialize", vendored_pubkey, 0, OTHER, 0, 0},
 #endif
 };
 
 /* THREADS > 1: the batch on the pool, and libsecp256k1 spread over as many threads. */
 static contestant CP[] = {
-    {"asmcrypto_recover_addresses (256 at once)", asm_batch, 1, 0, 0},
-    {"system libsecp256k1: recover + serialize + keccak", system_address_pool, 1, 0, 0},
+    {"asmcrypto_recover_addresses (256 at once)", asm_batch, 1, BATCH, 0, 0},
+    {"system libsecp256k1: recover + serialize + keccak", system_address_pool, 1, OTHER, 0, 0},
 #ifdef VENDORED_PREFIX
-    {"vendored libsecp256k1: recover + serialize + keccak", vendored_address_pool, 1, 0, 0},
+    {"vendored libsecp256k1: recover + serialize + keccak", vendored_address_pool, 1, OTHER, 0, 0},
 #endif
 };
 
@@ -346,10 +351,14 @@ int main(int argc, char **argv) {
 
     printf("backend: %s; %d signatures; %d rounds, interleaved; best round (mean round)\n",
            asmcrypto_backend(), N, rounds);
-    printf("| contestant | threads | ns / signature, best | mean |\n|---|---|---|---|\n");
+    printf("| contestant | path | threads | ns / signature, best | mean |\n"
+           "|---|---|---|---|---|\n");
     for (size_t i = 0; i < NC; i++)
-        printf("| %s | %d | %.0f | %.0f |\n", C[i].name, C[i].pooled ? nthreads : 1, C[i].best,
-               C[i].samples_sum / rounds);
+        printf("| %s | %s | %d | %.0f | %.0f |\n", C[i].name,
+               C[i].path == BATCH    ? asmcrypto_backend()
+               : C[i].path == SINGLE ? "single"
+                                     : "-",
+               C[i].pooled ? nthreads : 1, C[i].best, C[i].samples_sum / rounds);
 
     double batch = C[find(asm_batch)].best;
     printf("\nratios (best rounds, each against libsecp256k1 on the same threads):\n");

@@ -4,7 +4,8 @@
 # the Rust secp256k1 crate vendors, all in one run, from C.
 # Usage: ffi/bench/run.sh [ROUNDS]   (default 60; prints markdown tables and the ratios)
 # Two runs: every contestant on one thread, then (with more than one CPU) the batch and
-# libsecp256k1 each spread over one thread per CPU. Every row states its threads, and every
+# libsecp256k1 each spread over one thread per CPU. Every row states its code path
+# (asmcrypto_backend() for the batch rows, set with ASMCRYPTO_BACKEND) and its threads, and every
 # ratio is taken against libsecp256k1 on the same number of threads.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -130,7 +130,8 @@ func Keccak256(data []byte) [32]byte {
 	return h
 }
 
-// Backend names the path the batch call takes on this CPU: "avx512-ifma" or "scalar".
+// Backend names the path the batch call takes on this CPU: "avx512-ifma", "avx512f" or
+// "scalar".
 func Backend() string {
 	return C.GoString(C.asmcrypto_backend())
 }

@@ -120,10 +120,12 @@ void asmcrypto_keccak256(const unsigned char *data, size_t len, unsigned char ou
 
 /*
  * The path the batch call takes on this CPU: "avx512-ifma" (8 signatures in AVX-512 IFMA
- * registers) or "scalar" (the portable core). A static NUL-terminated string: never
- * free it. Results are identical on every path. The CPU is examined once, at the first
- * call of this function or of asmcrypto_recover_addresses; ASMCRYPTO_BACKEND=scalar in
- * the environment at that moment turns the AVX-512 path off.
+ * registers), "avx512f" (8 signatures in AVX-512 registers without IFMA) or "scalar" (the
+ * portable core). A static NUL-terminated string: never free it. Results are identical on
+ * every path. The CPU is examined once, at the first call of this function or of
+ * asmcrypto_recover_addresses; ASMCRYPTO_BACKEND in the environment at that moment names
+ * the path to start from ("avx512-ifma", "avx512f" or "scalar": the first of them, in
+ * that order, that the CPU has).
  */
 const char *asmcrypto_backend(void);
 

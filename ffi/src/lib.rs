@@ -253,8 +253,8 @@ pub unsafe extern "C" fn asmcrypto_keccak256(data: *const u8, len: usize, out: *
     unsafe { single(out, || bytes_in(data, len).map(asmcrypto::keccak256)) };
 }
 
-/// The batch path this CPU takes, as a static NUL-terminated string: `"avx512-ifma"` or
-/// `"scalar"` (`asmcrypto::backend()`).
+/// The batch path this CPU takes, as a static NUL-terminated string: `"avx512-ifma"`,
+/// `"avx512f"` or `"scalar"` (`asmcrypto::backend()`).
 #[unsafe(no_mangle)]
 pub extern "C" fn asmcrypto_backend() -> *const c_char {
     static NAME: OnceLock<CString> = OnceLock::new();

@@ -6,8 +6,8 @@
 //!    chains side by side); those whose r is no x-coordinate keep [`Error::NotOnCurve`] and
 //!    go no further.
 //! 3. The ones with an R are packed eight to a group and recovered ([`Engine::recover`]);
-//!    a remainder of [`PADDED_TAIL_MIN`] or more runs as one group with idle lanes, a
-//!    shorter one on the scalar core.
+//!    a remainder of [`Engine::padded_tail_min`] or more runs as one group with idle lanes,
+//!    a shorter one on the scalar core.
 //!
 //! So a batch costs what its valid part costs: junk costs a parse (or a parse and one
 //! eighth of a lift) per input. Results come back in input order, each exactly what
@@ -21,13 +21,20 @@ use crate::lanes::recover::{
 };
 use crate::recover::{Parsed, parse, recover_address};
 
-/// A remainder this long after the full groups of eight goes through the engine as one group
-/// with idle lanes; a shorter one takes the scalar core ([`super::scalar::recover_many`]).
+/// A remainder this long after the full groups of eight goes through the avx512-ifma
+/// engine as one group with idle lanes; a shorter one takes the scalar core
+/// ([`super::scalar::recover_many`]).
 ///
 /// Measured on AMD Zen 5 (AVX-512 IFMA): an engine group of eight costs about 1.2
 /// libsecp256k1 recoveries, one signature on the scalar core about 0.82, so two signatures
 /// are already cheaper as a group.
 pub(crate) const PADDED_TAIL_MIN: usize = 2;
+
+/// [`PADDED_TAIL_MIN`] for the avx512f engine (9×29 field), whose group of eight costs
+/// about 5.5 signatures on the scalar core (measured on AMD Zen 5 with
+/// `ASMCRYPTO_BACKEND=avx512f`: 93 µs against 16.5–17.5 µs): a remainder of six or more
+/// is cheaper as a group.
+pub(crate) const PADDED_TAIL_MIN_AVX512F: usize = 6;
 
 /// The engine's two passes on one lane backend.
 pub(crate) trait Engine {
@@ -36,6 +43,10 @@ pub(crate) trait Engine {
     fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2];
     /// [`recover8`](crate::lanes::recover::recover8): the keys and their hashes.
     fn recover(&self, inp: &Input8, out: &mut Output8);
+    /// The shortest remainder worth a padded group of this engine ([`PADDED_TAIL_MIN`]).
+    fn padded_tail_min(&self) -> usize {
+        PADDED_TAIL_MIN
+    }
 }
 
 /// The engine on the portable backend (plain Rust; for the tests and the soak runner, far
@@ -44,10 +55,46 @@ pub(crate) struct PortableEngine;
 
 impl Engine for PortableEngine {
     fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
-        crate::lanes::recover::lift::<crate::lanes::portable::Portable, 2>(inps)
+        crate::lanes::recover::lift::<PortableIfma, 2>(inps)
     }
     fn recover(&self, inp: &Input8, out: &mut Output8) {
-        crate::lanes::recover::recover8::<crate::lanes::portable::Portable>(inp, out);
+        crate::lanes::recover::recover8::<PortableIfma>(inp, out);
+    }
+}
+
+/// The portable backend's 5×52 field (the IFMA engine's algorithm on `[u64; 8]`).
+type PortableIfma = crate::lanes::field::Fe8<crate::lanes::portable::Portable>;
+/// The portable backend's 9×29 field (the avx512f engine's algorithm on `[u64; 8]`).
+type Portable29 = crate::lanes::field29::Fe29<crate::lanes::portable::Portable>;
+
+/// The engine's 9×29 field on the portable backend: the avx512f engine's algorithm in
+/// plain Rust (the tests, every CPU).
+pub(crate) struct Portable29Engine;
+
+impl Engine for Portable29Engine {
+    fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
+        crate::lanes::recover::lift::<Portable29, 2>(inps)
+    }
+    fn recover(&self, inp: &Input8, out: &mut Output8) {
+        crate::lanes::recover::recover8::<Portable29>(inp, out);
+    }
+}
+
+/// The engine on AVX-512 F without IFMA (9×29 field); the token proves the CPU has F and
+/// BW.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct Avx512FEngine(pub crate::dispatch::Avx512F);
+
+#[cfg(target_arch = "x86_64")]
+impl Engine for Avx512FEngine {
+    fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
+        crate::lanes::recover::lift2_avx512f(self.0, inps)
+    }
+    fn recover(&self, inp: &Input8, out: &mut Output8) {
+        crate::lanes::recover::recover8_avx512f(self.0, inp, out);
+    }
+    fn padded_tail_min(&self) -> usize {
+        PADDED_TAIL_MIN_AVX512F
     }
 }
 
@@ -95,7 +142,7 @@ pub(crate) fn recover_many(
             Err(e) => results.push(Err(e)),
         }
     }
-    if live.len() < PADDED_TAIL_MIN {
+    if live.len() < engine.padded_tail_min() {
         scalar_tail(inputs, &live, &mut results);
         return results;
     }
@@ -123,7 +170,7 @@ pub(crate) fn recover_many(
         recover_group(engine, inputs, group, &mut results);
     }
     let tail = groups.remainder();
-    if tail.len() >= PADDED_TAIL_MIN {
+    if tail.len() >= engine.padded_tail_min() {
         recover_group(engine, inputs, tail, &mut results);
     } else {
         let tail: Vec<(usize, Parsed)> = tail.iter().map(|&(at, p, _)| (at, p)).collect();
@@ -215,24 +262,33 @@ pub(crate) fn finish(
     })
 }
 
-/// Groups of eight signatures through the AVX-512 engine's C-ABI entry
-/// (`crate::lanes::abi`: lift and recover) inside the AVX-512 emulator: the results (lanes
-/// handed back to the scalar core finished outside the emulator), which lanes the engine
-/// finished itself, and
-/// the instruction count if `count`. For the tests and, with the feature `emu`, the tools.
+/// The avx512-ifma engine's C-ABI entry, for [`run_emulated`].
+#[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
+pub(crate) const EMU_IFMA: &str = "asmcrypto_avx512_recover8";
+/// The avx512f engine's C-ABI entry, for [`run_emulated`].
+#[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
+pub(crate) const EMU_AVX512F: &str = "asmcrypto_avx512f_recover8";
+
+/// Groups of eight signatures through an AVX-512 engine's C-ABI entry (`entry`, one of
+/// [`EMU_IFMA`] and [`EMU_AVX512F`]: `crate::lanes::abi`, lift and recover) inside the
+/// AVX-512 emulator: the results (lanes handed back to the scalar core finished outside the
+/// emulator), which lanes the engine finished itself, and the instruction count if `count`.
+/// For the tests and, with the feature `emu`, the tools.
 #[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
 pub(crate) fn run_emulated(
+    entry: &str,
     groups: &[[Signed; LANES]],
     count: bool,
 ) -> crate::test_support::Emulated {
     use crate::test_support::emu::{Arg, call};
-    // Keep the entry in this executable, where the emulator looks it up by name.
+    // Keep the entries in this executable, where the emulator looks them up by name.
     std::hint::black_box(crate::lanes::abi::asmcrypto_avx512_recover8 as *const () as usize);
+    std::hint::black_box(crate::lanes::abi::asmcrypto_avx512f_recover8 as *const () as usize);
     let prepared: Vec<_> = groups.iter().map(prepare).collect();
     let input: Vec<u8> = prepared.iter().flat_map(|(inp, _)| inp.encode()).collect();
     let output = vec![0u8; groups.len() * Output8::BYTES];
     let res = call(
-        "asmcrypto_avx512_recover8",
+        entry,
         &[
             Arg::Buf(&input),
             Arg::Buf(&output),
@@ -258,7 +314,6 @@ pub(crate) fn run_emulated(
 mod tests {
     use super::*;
     use crate::batch::{recover_addresses, recover_addresses_batch};
-    use crate::lanes::portable::Portable;
     use crate::test_support::rng::splitmix64 as rng;
 
     /// Seeded signatures: mostly real ones (signed with libsecp256k1, low and high s, both
@@ -384,10 +439,26 @@ mod tests {
             1,
             300,
         );
-        check_engine(crate::lanes::recover::lift_recover8::<Portable>, 4, 200);
+        check_engine(crate::lanes::recover::lift_recover8::<PortableIfma>, 4, 200);
     }
 
-    /// The AVX-512 core run natively (x86-64 only: the engine exists nowhere else).
+    /// The avx512f engine's algorithm (9×29 field) on the portable backend, whose debug
+    /// checks hold every limb to the bounds the hardware relies on.
+    #[test]
+    fn portable29_engine_matches_scalar_core() {
+        check_batches(
+            |g| {
+                recover_many(&Portable29Engine, g)
+                    .try_into()
+                    .expect("one result per input")
+            },
+            7,
+            150,
+        );
+        check_engine(crate::lanes::recover::lift_recover8::<Portable29>, 8, 100);
+    }
+
+    /// The AVX-512 IFMA core run natively (x86-64 only: the engine exists nowhere else).
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx512_engine_native_matches_scalar_core() {
@@ -406,26 +477,55 @@ mod tests {
         );
     }
 
-    /// The AVX-512 core run for real under the emulator (BochsCPU), whenever `BXRUN` names
+    /// The AVX-512 F core (no IFMA, 9×29 field) run natively, on thousands of seeded
+    /// signatures with invalid ones mixed in.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx512f_engine_native_matches_scalar_core() {
+        let Some(cpu) = crate::dispatch::avx512f_native() else {
+            eprintln!("skipped: no AVX-512 F (the emulated test covers it when BXRUN is set)");
+            return;
+        };
+        let _ = cpu;
+        check_engine(
+            // SAFETY: `cpu` proves the CPU has the body's target features.
+            |i, o| unsafe { crate::lanes::recover::lift_recover8_avx512f_body(i, o) },
+            9,
+            500,
+        );
+        check_batches(
+            |g| {
+                recover_many(&Avx512FEngine(cpu), g)
+                    .try_into()
+                    .expect("one result per input")
+            },
+            10,
+            500,
+        );
+    }
+
+    /// The AVX-512 cores run for real under the emulator (BochsCPU), whenever `BXRUN` names
     /// the runner — on CI machines without AVX-512.
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn avx512_engine_emulated_matches_scalar_core() {
+    fn avx512_engines_emulated_match_scalar_core() {
         let Some(_) = crate::test_support::emu::runner() else {
             eprintln!("skipped: no AVX-512 (BXRUN not set: no emulated run)");
             return;
         };
-        let batches = 4;
-        let sigs = signatures(6, batches * LANES);
-        let groups: Vec<[Signed; LANES]> = sigs
-            .chunks_exact(LANES)
-            .map(|g| g.try_into().unwrap())
-            .collect();
-        let run = run_emulated(&groups, false);
-        for ((g, got), done) in groups.iter().zip(&run.results).zip(&run.finished) {
-            for (i, (h, s)) in g.iter().enumerate() {
-                assert_eq!(got[i], recover_address(h, s));
-                assert!(done[i], "lane {i} handed back to the scalar core");
+        for (entry, seed) in [(EMU_IFMA, 6), (EMU_AVX512F, 11)] {
+            let batches = 4;
+            let sigs = signatures(seed, batches * LANES);
+            let groups: Vec<[Signed; LANES]> = sigs
+                .chunks_exact(LANES)
+                .map(|g| g.try_into().unwrap())
+                .collect();
+            let run = run_emulated(entry, &groups, false);
+            for ((g, got), done) in groups.iter().zip(&run.results).zip(&run.finished) {
+                for (i, (h, s)) in g.iter().enumerate() {
+                    assert_eq!(got[i], recover_address(h, s), "{entry}");
+                    assert!(done[i], "{entry}: lane {i} handed back to the scalar core");
+                }
             }
         }
     }

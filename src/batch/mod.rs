@@ -103,5 +103,9 @@ pub(crate) fn recover_addresses_serial(inputs: &[Signed]) -> Vec<Result<[u8; 20]
     if let Some(cpu) = crate::dispatch::avx512() {
         return lanes8::recover_many(&lanes8::Avx512Engine(cpu), inputs);
     }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(cpu) = crate::dispatch::avx512f() {
+        return lanes8::recover_many(&lanes8::Avx512FEngine(cpu), inputs);
+    }
     scalar::recover_many(inputs)
 }

@@ -2,8 +2,8 @@
 //!
 //! Three paths, picked at run time, with identical results:
 //!
-//! - AVX-512 (F, BW, IFMA, per `crate::dispatch`): the eight inputs in the eight lanes of
-//!   the lane engine's Keccak (`crate::lanes::keccak`).
+//! - AVX-512 (F and BW, where the batch path is an AVX-512 engine, per `crate::dispatch`):
+//!   the eight inputs in the eight lanes of the lane engine's Keccak (`crate::lanes::keccak`).
 //! - AVX2: two runs of the 4-way Keccak in `super::x4`, the inputs grouped by length.
 //! - Otherwise eight calls of the scalar [`keccak256`](super::keccak256).
 //!
@@ -55,12 +55,12 @@ fn hash_lanes8<B: Backend>(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
 
 /// [`hash_lanes8`] on AVX-512, for a CPU that has it.
 #[cfg(target_arch = "x86_64")]
-fn hash_avx512(_cpu: crate::dispatch::Avx512Ifma, inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
-    #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
+fn hash_avx512(_cpu: crate::dispatch::Avx512F, inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
+    #[target_feature(enable = "avx512f,avx512bw")]
     fn hash(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
         hash_lanes8::<crate::lanes::avx512::Avx512>(inputs)
     }
-    // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F, BW, IFMA.
+    // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F and BW.
     unsafe { hash(inputs) }
 }
 
@@ -114,7 +114,7 @@ unsafe fn hash_avx2(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
 pub fn keccak256_batch(inputs: [&[u8]; 8]) -> [[u8; 32]; 8] {
     #[cfg(target_arch = "x86_64")]
     {
-        if let Some(cpu) = crate::dispatch::avx512() {
+        if let Some(cpu) = crate::dispatch::avx512_keccak() {
             return hash_avx512(cpu, inputs);
         }
         if crate::dispatch::cpu().avx2 {
@@ -164,7 +164,7 @@ mod tests {
         assert_eq!(keccak256_batch(inputs), want, "dispatched");
         #[cfg(target_arch = "x86_64")]
         {
-            if let Some(cpu) = crate::dispatch::avx512_native() {
+            if let Some(cpu) = crate::dispatch::avx512f_native() {
                 assert_eq!(hash_avx512(cpu, inputs), want, "AVX-512");
             }
             if crate::dispatch::cpu().avx2 {

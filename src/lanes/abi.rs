@@ -10,9 +10,10 @@
 //! 64-bit words, `w[k][lane]`, 32 words in all.
 
 use super::avx512::Avx512;
-use super::field::{Fe8, Linear};
 use super::keccak::{keccak_f1600_x8_words, keccak256_64_x8_words};
+use super::lane_field::{LaneField, Linear};
 use super::point::{Aff8, Jac8};
+use super::recover::{Avx512FField, IfmaField};
 use super::scalar::Sc8;
 use super::{Backend, LANES};
 
@@ -38,18 +39,33 @@ fn store4(p: *mut u64, w: [__V; 4]) {
 type __V = <B as Backend>::V;
 
 #[inline(always)]
-fn fe(p: *const u64) -> Fe8<B> {
-    Fe8::from_words(load4(p))
+fn fe<F: LaneField<B = B>>(p: *const u64) -> F {
+    F::from_words(load4(p))
 }
 
 #[inline(always)]
-fn put(p: *mut u64, f: Fe8<B>) {
+fn put<F: LaneField<B = B>>(p: *mut u64, f: F) {
     store4(p, f.normalize().to_words());
 }
 
-/// Field operations on `count` groups of eight lanes: for group g with inputs
-/// `a[g]`, `b[g]` (32 words each), writes a·b, a², a + b, a − b, −a and the canonical a
-/// to `out[g]` (6 × 32 words).
+/// The body of the `fe_ops` entries: see [`asmcrypto_avx512_fe_ops`].
+#[inline(always)]
+unsafe fn fe_ops<F: LaneField<B = B>>(a: *const u64, b: *const u64, out: *mut u64, count: u64) {
+    for g in 0..count as usize {
+        // SAFETY: in bounds by the caller's contract (see the entries).
+        let (pa, pb, po) = unsafe { (a.add(g * ELEM), b.add(g * ELEM), out.add(g * 6 * ELEM)) };
+        let (x, y) = (fe::<F>(pa), fe::<F>(pb));
+        let results = [x.mul(&y), x.sqr(), x.add(&y), x.sub(&y), x.neg(), x];
+        for (i, r) in results.into_iter().enumerate() {
+            // SAFETY: in bounds by the caller's contract.
+            put(unsafe { po.add(i * ELEM) }, r);
+        }
+    }
+}
+
+/// Field operations on `count` groups of eight lanes (5×52 on IFMA): for group g with
+/// inputs `a[g]`, `b[g]` (32 words each), writes a·b, a², a + b, a − b, −a and the canonical
+/// a to `out[g]` (6 × 32 words).
 ///
 /// # Safety
 /// AVX-512 F, BW and IFMA; `a` and `b` hold 32·`count` words, `out` 192·`count` words.
@@ -61,60 +77,80 @@ pub unsafe extern "C" fn asmcrypto_avx512_fe_ops(
     out: *mut u64,
     count: u64,
 ) {
-    for g in 0..count as usize {
-        // SAFETY: in bounds by the caller's contract (see above).
-        let (pa, pb, po) = unsafe { (a.add(g * ELEM), b.add(g * ELEM), out.add(g * 6 * ELEM)) };
-        let (x, y) = (fe(pa), fe(pb));
-        let results = [x.mul(&y), x.sqr(), x.add(&y), x.sub(&y), x.neg(), x];
-        for (i, r) in results.into_iter().enumerate() {
-            // SAFETY: in bounds by the caller's contract.
-            put(unsafe { po.add(i * ELEM) }, r);
-        }
-    }
+    // SAFETY: the caller's contract.
+    unsafe { fe_ops::<IfmaField>(a, b, out, count) }
 }
 
-/// One field multiplication of eight lanes: `out = a·b`, reduced (below 2p) but not
-/// normalised, as the engine keeps its elements. The kernel `llvm-mca` analyses.
+/// [`asmcrypto_avx512_fe_ops`] on the 9×29 field (AVX-512 F and BW, no IFMA).
+///
+/// # Safety
+/// AVX-512 F and BW; buffers as [`asmcrypto_avx512_fe_ops`].
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe extern "C" fn asmcrypto_avx512f_fe_ops(
+    a: *const u64,
+    b: *const u64,
+    out: *mut u64,
+    count: u64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { fe_ops::<Avx512FField>(a, b, out, count) }
+}
+
+/// One field multiplication of eight lanes (5×52 on IFMA): `out = a·b`, reduced but not
+/// normalised, as the engine keeps its elements. A kernel `llvm-mca` analyses.
 ///
 /// # Safety
 /// AVX-512 F, BW and IFMA; 32 words behind each pointer.
 #[unsafe(no_mangle)]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
 pub unsafe extern "C" fn asmcrypto_avx512_fe_mul(a: *const u64, b: *const u64, out: *mut u64) {
-    let r = fe(a).mul(&fe(b));
+    let r = fe::<IfmaField>(a).mul(&fe(b));
     store4(out, r.to_words());
 }
 
-/// Point operations on `count` groups: input `p[g]` is a Jacobian point (X, Y, Z: 96
-/// words) and `q[g]` an affine point (x, y: 64 words); writes 2P (96 words), P + Q (96
-/// words) and the degenerate mask of the addition (8 words, one per lane) to `out[g]`.
+/// [`asmcrypto_avx512_fe_mul`] on the 9×29 field (AVX-512 F): the nine limbs of a and b
+/// from 72 words each (limb-major), a·b to `out` (72 words). A kernel `llvm-mca` analyses.
 ///
 /// # Safety
-/// AVX-512 F, BW and IFMA; `p` holds 96·`count` words, `q` 64·`count`, `out` 200·`count`.
+/// AVX-512 F and BW; 72 words behind each pointer.
 #[unsafe(no_mangle)]
-#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
-pub unsafe extern "C" fn asmcrypto_avx512_point_ops(
-    p: *const u64,
-    q: *const u64,
-    out: *mut u64,
-    count: u64,
-) {
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe extern "C" fn asmcrypto_avx512f_fe_mul(a: *const u64, b: *const u64, out: *mut u64) {
+    let (mut x, mut y) = ([B::splat(0); 9], [B::splat(0); 9]);
+    for k in 0..9 {
+        // SAFETY: 72 readable words behind `a` and `b`.
+        unsafe {
+            x[k] = B::load(&*(a.add(k * LANES) as *const [u64; LANES]));
+            y[k] = B::load(&*(b.add(k * LANES) as *const [u64; LANES]));
+        }
+    }
+    let r = super::field29::Fe29::<B>(x).mul(&super::field29::Fe29(y));
+    for (k, v) in r.0.into_iter().enumerate() {
+        // SAFETY: 72 writable words at `out`.
+        unsafe { *(out.add(k * LANES) as *mut [u64; LANES]) = B::store(v) };
+    }
+}
+
+/// The body of the `point_ops` entries: see [`asmcrypto_avx512_point_ops`].
+#[inline(always)]
+unsafe fn point_ops<F: LaneField<B = B>>(p: *const u64, q: *const u64, out: *mut u64, count: u64) {
     for g in 0..count as usize {
         // SAFETY: in bounds by the caller's contract.
         let (pp, pq, po) = unsafe { (p.add(g * 3 * ELEM), q.add(g * 2 * ELEM), out.add(g * 200)) };
         // SAFETY: in bounds by the caller's contract.
         let jp = unsafe {
             Jac8 {
-                x: fe(pp),
-                y: fe(pp.add(ELEM)),
-                z: fe(pp.add(2 * ELEM)),
+                x: fe::<F>(pp),
+                y: fe::<F>(pp.add(ELEM)),
+                z: fe::<F>(pp.add(2 * ELEM)),
             }
         };
         // SAFETY: in bounds by the caller's contract.
         let aq = unsafe {
             Aff8 {
-                x: fe(pq),
-                y: fe(pq.add(ELEM)),
+                x: fe::<F>(pq),
+                y: fe::<F>(pq.add(ELEM)),
             }
         };
         let d = jp.double();
@@ -130,20 +166,50 @@ pub unsafe extern "C" fn asmcrypto_avx512_point_ops(
     }
 }
 
-/// One doubling of eight Jacobian points (96 words in, 96 out, not normalised). The kernel
-/// `llvm-mca` analyses.
+/// Point operations on `count` groups (5×52 on IFMA): input `p[g]` is a Jacobian point (X,
+/// Y, Z: 96 words) and `q[g]` an affine point (x, y: 64 words); writes 2P (96 words),
+/// P + Q (96 words) and the degenerate mask of the addition (8 words, one per lane) to
+/// `out[g]`.
 ///
 /// # Safety
-/// AVX-512 F, BW and IFMA; 96 words behind each pointer.
+/// AVX-512 F, BW and IFMA; `p` holds 96·`count` words, `q` 64·`count`, `out` 200·`count`.
 #[unsafe(no_mangle)]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
-pub unsafe extern "C" fn asmcrypto_avx512_point_double(p: *const u64, out: *mut u64) {
+pub unsafe extern "C" fn asmcrypto_avx512_point_ops(
+    p: *const u64,
+    q: *const u64,
+    out: *mut u64,
+    count: u64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { point_ops::<IfmaField>(p, q, out, count) }
+}
+
+/// [`asmcrypto_avx512_point_ops`] on the 9×29 field (AVX-512 F and BW, no IFMA).
+///
+/// # Safety
+/// AVX-512 F and BW; buffers as [`asmcrypto_avx512_point_ops`].
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe extern "C" fn asmcrypto_avx512f_point_ops(
+    p: *const u64,
+    q: *const u64,
+    out: *mut u64,
+    count: u64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { point_ops::<Avx512FField>(p, q, out, count) }
+}
+
+/// The body of the `point_double` entries.
+#[inline(always)]
+unsafe fn point_double<F: LaneField<B = B>>(p: *const u64, out: *mut u64) {
     // SAFETY: 96 readable words at `p`.
     let jp = unsafe {
         Jac8 {
-            x: fe(p),
-            y: fe(p.add(ELEM)),
-            z: fe(p.add(2 * ELEM)),
+            x: fe::<F>(p),
+            y: fe::<F>(p.add(ELEM)),
+            z: fe::<F>(p.add(2 * ELEM)),
         }
     };
     let d = jp.double();
@@ -151,6 +217,29 @@ pub unsafe extern "C" fn asmcrypto_avx512_point_double(p: *const u64, out: *mut 
         // SAFETY: 96 writable words at `out`.
         store4(unsafe { out.add(i * ELEM) }, c.to_words());
     }
+}
+
+/// One doubling of eight Jacobian points (5×52 on IFMA; 96 words in, 96 out, not
+/// normalised). A kernel `llvm-mca` analyses.
+///
+/// # Safety
+/// AVX-512 F, BW and IFMA; 96 words behind each pointer.
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
+pub unsafe extern "C" fn asmcrypto_avx512_point_double(p: *const u64, out: *mut u64) {
+    // SAFETY: the caller's contract.
+    unsafe { point_double::<IfmaField>(p, out) }
+}
+
+/// [`asmcrypto_avx512_point_double`] on the 9×29 field (AVX-512 F and BW, no IFMA).
+///
+/// # Safety
+/// AVX-512 F and BW; 96 words behind each pointer.
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe extern "C" fn asmcrypto_avx512f_point_double(p: *const u64, out: *mut u64) {
+    // SAFETY: the caller's contract.
+    unsafe { point_double::<Avx512FField>(p, out) }
 }
 
 /// Montgomery products mod n on `count` groups: `out[g] = a[g]·b[g]·2⁻²⁶⁰ mod n`.
@@ -175,8 +264,9 @@ pub unsafe extern "C" fn asmcrypto_avx512_scalar_mont_mul(
 
 // ----- The whole recovery core -----
 
-/// The AVX-512 recovery core over caller buffers: processes `count` consecutive batches.
-/// A leaf function (no allocation, no I/O), so it also runs under the AVX-512 emulator.
+/// The AVX-512 IFMA recovery core over caller buffers: processes `count` consecutive
+/// batches. A leaf function (no allocation, no I/O), so it also runs under the AVX-512
+/// emulator.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and IFMA; `input` and `output` must point to
@@ -192,6 +282,24 @@ pub unsafe extern "C" fn asmcrypto_avx512_recover8(
         // SAFETY: the caller guarantees `count` valid records behind each pointer.
         let (inp, out) = unsafe { (&*input.add(b), &mut *output.add(b)) };
         super::recover::lift_recover8_avx512_body(inp, out);
+    }
+}
+
+/// [`asmcrypto_avx512_recover8`] on AVX-512 F without IFMA (the 9×29 field).
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW; records as [`asmcrypto_avx512_recover8`].
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe extern "C" fn asmcrypto_avx512f_recover8(
+    input: *const super::recover::Input8,
+    output: *mut super::recover::Output8,
+    count: u64,
+) {
+    for b in 0..count as usize {
+        // SAFETY: the caller guarantees `count` valid records behind each pointer.
+        let (inp, out) = unsafe { (&*input.add(b), &mut *output.add(b)) };
+        super::recover::lift_recover8_avx512f_body(inp, out);
     }
 }
 

@@ -6,10 +6,10 @@
 //! `crate::dispatch` has confirmed the CPU supports them. Only AVX-512 F, BW and IFMA are
 //! used (all of which the BochsCPU emulator in `../shared/emu` implements).
 
-use super::{Backend, LANES};
+use super::{Backend, Ifma, LANES, Mul32};
 use core::arch::x86_64::*;
 
-/// The target features the entry points are compiled with, as a string for
+/// The target features the avx512-ifma entry points are compiled with, as a string for
 /// `#[target_feature(enable = ...)]`.
 #[allow(dead_code)]
 pub(crate) const FEATURES: &str = "avx512f,avx512bw,avx512ifma";
@@ -114,16 +114,6 @@ impl Backend for Avx512 {
         }
     }
     #[inline(always)]
-    fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
-        // SAFETY: AVX-512 IFMA (vpmadd52luq), see the impl-level note.
-        unsafe { _mm512_madd52lo_epu64(acc, a, b) }
-    }
-    #[inline(always)]
-    fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
-        // SAFETY: AVX-512 IFMA (vpmadd52huq), see the impl-level note.
-        unsafe { _mm512_madd52hi_epu64(acc, a, b) }
-    }
-    #[inline(always)]
     fn eq(a: Self::V, b: Self::V) -> u8 {
         // SAFETY: AVX-512 F, see the impl-level note.
         unsafe { _mm512_cmpeq_epi64_mask(a, b) }
@@ -173,6 +163,50 @@ impl Backend for Avx512 {
         unsafe {
             let clamped = _mm512_min_epu64(idx, _mm512_set1_epi64(last as i64));
             gather_qq_x5(table.as_ptr(), clamped)
+        }
+    }
+}
+
+// SAFETY (for both `unsafe` blocks): IFMA; only inlined into the entry points compiled with
+// `avx512ifma` (the avx512-ifma path), which the dispatcher calls after checking it.
+impl Ifma for Avx512 {
+    #[inline(always)]
+    fn madd52lo(acc: __m512i, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 IFMA (vpmadd52luq), see the impl-level note.
+        unsafe { _mm512_madd52lo_epu64(acc, a, b) }
+    }
+    #[inline(always)]
+    fn madd52hi(acc: __m512i, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 IFMA (vpmadd52huq), see the impl-level note.
+        unsafe { _mm512_madd52hi_epu64(acc, a, b) }
+    }
+}
+
+// The same vectors without IFMA (the avx512f path: Skylake-SP, Cascade Lake): the 9×29
+// field's 32-bit multiplies.
+impl Mul32 for Avx512 {
+    #[inline(always)]
+    fn mul32(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: AVX-512 F (vpmuludq); only inlined into entry points compiled with it,
+        // which the dispatcher calls after checking it.
+        unsafe { _mm512_mul_epu32(a, b) }
+    }
+    #[inline(always)]
+    fn gather_limbs9(table: &[u64], idx: __m512i) -> [__m512i; 9] {
+        assert!(
+            table.len() >= 9 * LANES,
+            "a limb table holds at least one element"
+        );
+        let last = (table.len() - 1 - 8 * LANES) as u64;
+        // SAFETY: AVX-512 F. Indices are clamped to `last`, so every read, at most
+        // 8·LANES words further, is inside `table`.
+        unsafe {
+            let clamped = _mm512_min_epu64(idx, _mm512_set1_epi64(last as i64));
+            let lo = gather_qq_x5(table.as_ptr(), clamped);
+            let hi = gather_qq_x4(table.as_ptr().add(5 * LANES), clamped);
+            [
+                lo[0], lo[1], lo[2], lo[3], lo[4], hi[0], hi[1], hi[2], hi[3],
+            ]
         }
     }
 }
@@ -246,4 +280,41 @@ unsafe fn gather_qq_x5(base: *const u64, idx: __m512i) -> [__m512i; 5] {
         );
     }
     [o0, o1, o2, o3, o4]
+}
+
+/// Four `vpgatherqq` at `base`, `base + 8·LANES`, …, `base + 24·LANES` with one index (the
+/// last four limbs of a 9×29 element, after [`gather_qq_x5`]'s first five).
+///
+/// # Safety
+/// AVX-512 F; every `base + 8·(idx[i] + k·LANES)`, k < 4, is readable.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn gather_qq_x4(base: *const u64, idx: __m512i) -> [__m512i; 4] {
+    let (o0, o1, o2, o3): (__m512i, __m512i, __m512i, __m512i);
+    // SAFETY: the caller's contract; the asm reads only those thirty-two words.
+    unsafe {
+        core::arch::asm!(
+            "kxnorw {k}, {k}, {k}",
+            "vpxorq {o0}, {o0}, {o0}",
+            "vpgatherqq {o0}{{{k}}}, [{base} + zmm15*8]",
+            "kxnorw {k}, {k}, {k}",
+            "vpxorq {o1}, {o1}, {o1}",
+            "vpgatherqq {o1}{{{k}}}, [{base} + zmm15*8 + 64]",
+            "kxnorw {k}, {k}, {k}",
+            "vpxorq {o2}, {o2}, {o2}",
+            "vpgatherqq {o2}{{{k}}}, [{base} + zmm15*8 + 128]",
+            "kxnorw {k}, {k}, {k}",
+            "vpxorq {o3}, {o3}, {o3}",
+            "vpgatherqq {o3}{{{k}}}, [{base} + zmm15*8 + 192]",
+            base = in(reg) base,
+            in("zmm15") idx,
+            o0 = out(zmm_reg) o0,
+            o1 = out(zmm_reg) o1,
+            o2 = out(zmm_reg) o2,
+            o3 = out(zmm_reg) o3,
+            k = out(kreg) _,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    [o0, o1, o2, o3]
 }

@@ -16,10 +16,13 @@
 //! then a single carry pass. Subtraction adds a multiple of p whose limbs are all at least
 //! 2⁵⁶ (times the subtrahend's factor) first, so no limb goes negative.
 
-use super::Backend;
-#[cfg(test)]
-use super::LANES;
+use super::lane_field::{LaneField, Operand};
+use super::recover::{Input8, load4};
+use super::scalar::{R2, Sc8};
+use super::{Ifma, LANES};
 use crate::secp256k1::field::FieldElement;
+use crate::secp256k1::group::G;
+use crate::secp256k1::scalar::Scalar;
 
 pub(crate) const M52: u64 = (1 << 52) - 1;
 const M48: u64 = (1 << 48) - 1;
@@ -55,35 +58,35 @@ const fn sub_bias() -> [u64; 5] {
 /// The bias for subtracting 2^K times an operand whose limbs are below 2⁵⁶:
 /// [`SUB_BIAS`]·2^(4+K), a multiple of p with every limb at least 2^(56+K).
 #[inline(always)]
-fn bias<B: Backend, const K: u32>(k: usize) -> B::V {
+fn bias<B: Ifma, const K: u32>(k: usize) -> B::V {
     B::splat(SUB_BIAS[k] << (4 + K))
 }
 
 /// Eight reduced field elements, limb-major: `0[k]` holds limb k of every lane.
-pub(crate) struct Fe8<B: Backend>(pub [B::V; 5]);
+pub(crate) struct Fe8<B: Ifma>(pub [B::V; 5]);
 
-impl<B: Backend> Clone for Fe8<B> {
+impl<B: Ifma> Clone for Fe8<B> {
     #[inline(always)]
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: Backend> Copy for Fe8<B> {}
+impl<B: Ifma> Copy for Fe8<B> {}
 
 /// Eight products before their last carry pass: limbs below 2⁵⁶, not a multiplicand. Only
 /// the linear operations of [`Linear`] take it (and reduce it); [`Unreduced8::reduce`] is
 /// the way back otherwise.
-pub(crate) struct Unreduced8<B: Backend>(pub [B::V; 5]);
+pub(crate) struct Unreduced8<B: Ifma>(pub [B::V; 5]);
 
-impl<B: Backend> Clone for Unreduced8<B> {
+impl<B: Ifma> Clone for Unreduced8<B> {
     #[inline(always)]
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: Backend> Copy for Unreduced8<B> {}
+impl<B: Ifma> Copy for Unreduced8<B> {}
 
-impl<B: Backend> Unreduced8<B> {
+impl<B: Ifma> Unreduced8<B> {
     /// The reduced element.
     #[inline(always)]
     pub fn reduce(&self) -> Fe8<B> {
@@ -98,7 +101,7 @@ impl<B: Backend> Unreduced8<B> {
 /// them) times 2²⁵⁶ mod p go into limb 0 as one IFMA (a product below 2⁴⁷) before any carry,
 /// and the pass then carries everything up to limb 4, which gains at most 2¹¹ over 2⁴⁸.
 #[inline(always)]
-pub(crate) fn reduce<B: Backend>(t: [B::V; 5]) -> [B::V; 5] {
+pub(crate) fn reduce<B: Ifma>(t: [B::V; 5]) -> [B::V; 5] {
     let m52 = B::splat(M52);
     let [mut t0, mut t1, mut t2, mut t3, mut t4] = t;
     let top = B::shr::<48>(t4);
@@ -118,7 +121,7 @@ pub(crate) fn reduce<B: Backend>(t: [B::V; 5]) -> [B::V; 5] {
 /// Folds the ten product columns `t` (columns 0..4 below 2⁵⁶, all below 2⁵⁸) into an
 /// unreduced element (limbs below 2⁵⁶).
 #[inline(always)]
-fn fold_product<B: Backend>(mut t: [B::V; 10]) -> Unreduced8<B> {
+fn fold_product<B: Ifma>(mut t: [B::V; 10]) -> Unreduced8<B> {
     let m52 = B::splat(M52);
     // Normalise columns 5..9 so the high half H = t5..t9 has limbs below 2⁵² (IFMA
     // multiplicands); column 4 keeps its excess, it is part of the low half L. The product
@@ -146,134 +149,53 @@ fn fold_product<B: Backend>(mut t: [B::V; 10]) -> Unreduced8<B> {
     Unreduced8(u)
 }
 
-/// The operand of a linear operation: a reduced or an unreduced element (every limb below
-/// 2⁵⁶). The fused operations of [`Linear`] combine such operands with one [`reduce`].
-pub(crate) trait Limbs<B: Backend>: Copy {
-    /// The five limbs.
-    fn limbs(&self) -> [B::V; 5];
-}
-
-impl<B: Backend> Limbs<B> for Fe8<B> {
+impl<B: Ifma> Operand for Fe8<B> {
+    type F = Fe8<B>;
     #[inline(always)]
-    fn limbs(&self) -> [B::V; 5] {
+    fn wide(&self) -> [B::V; 5] {
         self.0
     }
 }
 
-impl<B: Backend> Limbs<B> for Unreduced8<B> {
+impl<B: Ifma> Operand for Unreduced8<B> {
+    type F = Fe8<B>;
     #[inline(always)]
-    fn limbs(&self) -> [B::V; 5] {
+    fn wide(&self) -> [B::V; 5] {
         self.0
     }
 }
 
-/// Linear combinations of reduced and unreduced elements, each with a single [`reduce`] at
-/// the end. Every operand's limbs are below 2⁵⁶ and every subtraction adds the bias of
-/// [`bias`] for its factor, so no limb goes negative and every intermediate limb stays
-/// below 2⁶² (the bound [`reduce`] takes).
-pub(crate) trait Linear<B: Backend>: Limbs<B> {
-    /// `self + other`.
+/// Words of a lane table of 5×52 elements: `schedule::TABLE · 4` coordinates.
+const TABLE_WORDS: usize = super::schedule::TABLE * 4 * 5 * LANES;
+
+impl<B: Ifma> LaneField for Fe8<B> {
+    type B = B;
+    type Wide = [B::V; 5];
+    type Unreduced = Unreduced8<B>;
+    type Table = [u64; TABLE_WORDS];
+    const LIMBS: usize = 5;
+    const DIGITS: [u8; 64 * 8] = super::schedule::packed(5);
+
     #[inline(always)]
-    fn add(&self, other: &impl Limbs<B>) -> Fe8<B> {
-        let (mut t, b) = (self.limbs(), other.limbs());
+    fn new_table() -> Self::Table {
+        [0; TABLE_WORDS]
+    }
+
+    #[inline(always)]
+    fn table_put(&self, words: &mut [u64], at: usize) {
         for k in 0..5 {
-            t[k] = B::add(t[k], b[k]);
+            let at = at + k * LANES;
+            words[at..at + LANES].copy_from_slice(&B::store(self.0[k]));
         }
-        Fe8(reduce::<B>(t))
     }
 
-    /// `self − other`.
     #[inline(always)]
-    fn sub(&self, other: &impl Limbs<B>) -> Fe8<B> {
-        self.sub_shl::<0>(other)
+    fn table_get(words: &[u64], idx: B::V) -> Self {
+        Fe8(B::gather_limbs(words, idx))
     }
 
-    /// `−self`.
     #[inline(always)]
-    fn neg(&self) -> Fe8<B> {
-        let mut t = self.limbs();
-        for (k, tk) in t.iter_mut().enumerate() {
-            *tk = B::sub(bias::<B, 0>(k), *tk);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `self · 2^N` for N ≤ 3.
-    #[inline(always)]
-    fn shl<const N: u32>(&self) -> Fe8<B> {
-        const { assert!(N <= 3) };
-        let mut t = self.limbs();
-        for tk in t.iter_mut() {
-            *tk = B::shl::<N>(*tk);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `3·self`.
-    #[inline(always)]
-    fn triple(&self) -> Fe8<B> {
-        let mut t = self.limbs();
-        for tk in t.iter_mut() {
-            *tk = B::add(B::shl::<1>(*tk), *tk);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `2^K·self − other` (K ≤ 3).
-    #[inline(always)]
-    fn shl_sub<const K: u32>(&self, other: &impl Limbs<B>) -> Fe8<B> {
-        const { assert!(K <= 3) };
-        let (mut t, b) = (self.limbs(), other.limbs());
-        for k in 0..5 {
-            t[k] = B::sub(B::add(B::shl::<K>(t[k]), bias::<B, 0>(k)), b[k]);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `self − 2^K·other` (K ≤ 3).
-    #[inline(always)]
-    fn sub_shl<const K: u32>(&self, other: &impl Limbs<B>) -> Fe8<B> {
-        const { assert!(K <= 3) };
-        let (mut t, b) = (self.limbs(), other.limbs());
-        for k in 0..5 {
-            t[k] = B::sub(B::add(t[k], bias::<B, K>(k)), B::shl::<K>(b[k]));
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `−self − other`.
-    #[inline(always)]
-    fn neg_sub(&self, other: &impl Limbs<B>) -> Fe8<B> {
-        let (mut t, b) = (self.limbs(), other.limbs());
-        // self + other is below 2⁵⁷: the bias for a factor of 2 covers it.
-        for k in 0..5 {
-            t[k] = B::sub(B::sub(bias::<B, 1>(k), t[k]), b[k]);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// `self − b − 2·c`.
-    #[inline(always)]
-    fn sub_sub_dbl(&self, b: &impl Limbs<B>, c: &impl Limbs<B>) -> Fe8<B> {
-        let (mut t, b, c) = (self.limbs(), b.limbs(), c.limbs());
-        // b + 2c is below 3·2⁵⁶ < 2⁵⁸: the bias for a factor of 4 covers it.
-        for k in 0..5 {
-            t[k] = B::sub(
-                B::sub(B::add(t[k], bias::<B, 2>(k)), b[k]),
-                B::shl::<1>(c[k]),
-            );
-        }
-        Fe8(reduce::<B>(t))
-    }
-}
-
-impl<B: Backend> Linear<B> for Fe8<B> {}
-impl<B: Backend> Linear<B> for Unreduced8<B> {}
-
-impl<B: Backend> Fe8<B> {
-    /// The same constant in every lane.
-    #[inline(always)]
-    pub fn splat(c: &FieldElement) -> Self {
+    fn splat(c: &FieldElement) -> Self {
         let w = c.normalize().to_u64x4();
         Self::from_words([
             B::splat(w[0]),
@@ -283,9 +205,8 @@ impl<B: Backend> Fe8<B> {
         ])
     }
 
-    /// From four vectors of little-endian 64-bit words (value below 2²⁵⁶ in each lane).
     #[inline(always)]
-    pub fn from_words(w: [B::V; 4]) -> Self {
+    fn from_words(w: [B::V; 4]) -> Self {
         let m = B::splat(M52);
         Fe8([
             B::and(w[0], m),
@@ -296,10 +217,10 @@ impl<B: Backend> Fe8<B> {
         ])
     }
 
-    /// To four vectors of little-endian 64-bit words. Requires limbs below 2⁵² and a value
-    /// below 2²⁵⁶ (e.g. the output of [`Fe8::normalize`]).
+    /// Requires limbs below 2⁵² and a value below 2²⁵⁶ (e.g. the output of
+    /// [`LaneField::normalize`]).
     #[inline(always)]
-    pub fn to_words(self) -> [B::V; 4] {
+    fn to_words(self) -> [B::V; 4] {
         let l = self.0;
         [
             B::or(l[0], B::shl::<52>(l[1])),
@@ -309,35 +230,13 @@ impl<B: Backend> Fe8<B> {
         ]
     }
 
-    /// From eight scalar elements (lane i = `v[i]`).
-    #[cfg(test)]
-    pub fn from_lanes(v: &[FieldElement; LANES]) -> Self {
-        let mut w = [[0u64; LANES]; 4];
-        for (i, fe) in v.iter().enumerate() {
-            let x = fe.to_u64x4();
-            for k in 0..4 {
-                w[k][i] = x[k];
-            }
-        }
-        Self::from_words(w.map(|a| B::load(&a)))
-    }
-
-    /// The canonical value of each lane as a scalar element.
-    #[cfg(test)]
-    pub fn to_lanes(self) -> [FieldElement; LANES] {
-        let w = self.normalize().to_words().map(B::store);
-        core::array::from_fn(|i| FieldElement::from_u64x4([w[0][i], w[1][i], w[2][i], w[3][i]]))
-    }
-
-    /// `self · other`.
     #[inline(always)]
-    pub fn mul(&self, other: &Self) -> Self {
+    fn mul(&self, other: &Self) -> Self {
         self.mul_unreduced(other).reduce()
     }
 
-    /// `self · other` before its last carry pass, for a linear operation to finish.
     #[inline(always)]
-    pub fn mul_unreduced(&self, other: &Self) -> Unreduced8<B> {
+    fn mul_unreduced(&self, other: &Self) -> Unreduced8<B> {
         let (a, b) = (&self.0, &other.0);
         let mut t = [B::splat(0); 10];
         for i in 0..5 {
@@ -349,15 +248,13 @@ impl<B: Backend> Fe8<B> {
         fold_product::<B>(t)
     }
 
-    /// `self²`.
     #[inline(always)]
-    pub fn sqr(&self) -> Self {
+    fn sqr(&self) -> Self {
         self.sqr_unreduced().reduce()
     }
 
-    /// `self²` before its last carry pass, for a linear operation to finish.
     #[inline(always)]
-    pub fn sqr_unreduced(&self) -> Unreduced8<B> {
+    fn sqr_unreduced(&self) -> Unreduced8<B> {
         let a = &self.0;
         let mut t = [B::splat(0); 10];
         // Cross products aᵢ·aⱼ (i < j), doubled, then the squares.
@@ -377,9 +274,8 @@ impl<B: Backend> Fe8<B> {
         fold_product::<B>(t)
     }
 
-    /// The canonical representative (below p) of every lane.
     #[inline(always)]
-    pub fn normalize(&self) -> Self {
+    fn normalize(&self) -> Self {
         // A reduced value is below 2p: it is ≥ p exactly when adding 2²⁵⁶ − p = P_C
         // carries into bit 256.
         let m52 = B::splat(M52);
@@ -398,9 +294,8 @@ impl<B: Backend> Fe8<B> {
         Fe8::select(below_p, self, &Fe8([t0, t1, t2, t3, t4]))
     }
 
-    /// Lanes whose element is ≡ 0 (mod p).
     #[inline(always)]
-    pub fn is_zero(&self) -> u8 {
+    fn is_zero(&self) -> u8 {
         // A reduced element below 2p is ≡ 0 iff it is 0 or p.
         let mut zero = 0xFF;
         let mut is_p = 0xFF;
@@ -411,22 +306,14 @@ impl<B: Backend> Fe8<B> {
         zero | is_p
     }
 
-    /// Lanes where `self ≡ other`.
     #[inline(always)]
-    pub fn eq(&self, other: &Self) -> u8 {
-        self.sub(other).is_zero()
-    }
-
-    /// Lanes whose canonical value is odd.
-    #[inline(always)]
-    pub fn is_odd(&self) -> u8 {
+    fn is_odd(&self) -> u8 {
         let n = self.normalize();
         !B::eq(B::and(n.0[0], B::splat(1)), B::splat(0))
     }
 
-    /// Lane i from `a` where bit i of `mask` is set, else from `b`.
     #[inline(always)]
-    pub fn select(mask: u8, a: &Self, b: &Self) -> Self {
+    fn select(mask: u8, a: &Self, b: &Self) -> Self {
         let mut t = a.0;
         for (tk, bk) in t.iter_mut().zip(b.0) {
             *tk = B::select(mask, *tk, bk);
@@ -434,7 +321,6 @@ impl<B: Backend> Fe8<B> {
         Fe8(t)
     }
 
-    /// Lane i from lane `i ^ K` (K = 1, 2 or 4), in every limb.
     #[inline(always)]
     fn swap_lanes<const K: usize>(&self) -> Self {
         let mut t = self.0;
@@ -444,111 +330,105 @@ impl<B: Backend> Fe8<B> {
         Fe8(t)
     }
 
-    /// Inverts all eight lanes with one scalar inversion: a product tree across the lanes
-    /// (three multiplication layers, which also yield each lane's product of the other
-    /// seven), one safegcd inversion of the total, and one layer of eight products.
-    /// Lanes holding 0 come back as garbage and must be excluded by the caller's status;
-    /// they are replaced by 1 before the tree so the other lanes stay correct.
-    #[inline(always)]
-    pub fn invert_lanes(&self) -> Self {
-        let one = Fe8::splat(&FieldElement::ONE);
-        let z = Fe8::select(self.is_zero(), &one, self);
-        let s1 = z.swap_lanes::<1>();
-        let a1 = z.mul(&s1); // z_i · z_{i^1}
-        let s2 = a1.swap_lanes::<2>();
-        let a2 = a1.mul(&s2); // product of the aligned group of 4
-        let e2 = s1.mul(&s2); // product of that group except z_i
-        let s4 = a2.swap_lanes::<4>();
-        let a3 = a2.mul(&s4); // product of all 8 (in every lane)
-        let e3 = e2.mul(&s4); // product of all but z_i
-        let total = a3.to_words_lane0();
-        let inv = FieldElement::from_u64x4(total).inv();
-        Fe8::splat(&inv).mul(&e3)
-    }
+    // The linear operations: every operand's limbs are below 2⁵⁶ and every subtraction
+    // adds the bias of [`bias`] for its factor, so no limb goes negative and every
+    // intermediate limb stays below 2⁶² (the bound [`reduce`] takes).
 
-    /// The canonical value of lane 0 as four words.
     #[inline(always)]
-    fn to_words_lane0(self) -> [u64; 4] {
-        let w = self.normalize().to_words();
-        [
-            B::store(w[0])[0],
-            B::store(w[1])[0],
-            B::store(w[2])[0],
-            B::store(w[3])[0],
-        ]
-    }
-}
-
-/// `K` independent elements of eight lanes, multiplied side by side: `K` dependency
-/// chains in one instruction stream. A long chain of products such as the square root's
-/// (266 of them, each waiting for the last) is bound by the multiply's latency; two chains
-/// let the core overlap them.
-#[derive(Clone, Copy)]
-pub(crate) struct Chains<B: Backend, const K: usize>(pub [Fe8<B>; K]);
-
-impl<B: Backend, const K: usize> Chains<B, K> {
-    /// Every chain squared.
-    #[inline(always)]
-    fn sqr(&self) -> Self {
-        let mut r = self.0;
-        for x in r.iter_mut() {
-            *x = x.sqr();
+    fn lin_add(mut t: [B::V; 5], b: [B::V; 5]) -> Self {
+        for k in 0..5 {
+            t[k] = B::add(t[k], b[k]);
         }
-        Chains(r)
+        Fe8(reduce::<B>(t))
     }
 
-    /// Every chain squared `n` times.
     #[inline(always)]
-    fn sqr_n(&self, n: u32) -> Self {
-        let mut r = *self;
-        for _ in 0..n {
-            r = r.sqr();
+    fn lin_neg(mut t: [B::V; 5]) -> Self {
+        for (k, tk) in t.iter_mut().enumerate() {
+            *tk = B::sub(bias::<B, 0>(k), *tk);
         }
-        r
+        Fe8(reduce::<B>(t))
     }
 
-    /// Chain by chain products.
     #[inline(always)]
-    fn mul(&self, other: &Self) -> Self {
-        let mut r = self.0;
-        for (x, y) in r.iter_mut().zip(&other.0) {
-            *x = x.mul(y);
+    fn lin_shl<const N: u32>(mut t: [B::V; 5]) -> Self {
+        const { assert!(N <= 3) };
+        for tk in t.iter_mut() {
+            *tk = B::shl::<N>(*tk);
         }
-        Chains(r)
+        Fe8(reduce::<B>(t))
     }
 
-    /// Square roots: in each chain, r with r² = the element in the lanes of the returned
-    /// mask (where it is a square); other lanes hold garbage. Same addition chain as the
-    /// scalar `FieldElement::sqrt`: 253 squarings and 13 multiplications.
     #[inline(always)]
-    pub fn sqrt(&self) -> (Self, [u8; K]) {
-        let a = self;
-        let x2 = a.sqr().mul(a);
-        let x3 = x2.sqr().mul(a);
-        let x6 = x3.sqr_n(3).mul(&x3);
-        let x9 = x6.sqr_n(3).mul(&x3);
-        let x11 = x9.sqr_n(2).mul(&x2);
-        let x22 = x11.sqr_n(11).mul(&x11);
-        let x44 = x22.sqr_n(22).mul(&x22);
-        let x88 = x44.sqr_n(44).mul(&x44);
-        let x176 = x88.sqr_n(88).mul(&x88);
-        let x220 = x176.sqr_n(44).mul(&x44);
-        let x223 = x220.sqr_n(3).mul(&x3);
-        let t = x223.sqr_n(23).mul(&x22);
-        let t = t.sqr_n(6).mul(&x2);
-        let r = t.sqr_n(2);
-        let back = r.sqr();
-        let mut ok = [0u8; K];
-        for ((o, b), x) in ok.iter_mut().zip(&back.0).zip(&a.0) {
-            *o = b.eq(x);
+    fn lin_triple(mut t: [B::V; 5]) -> Self {
+        for tk in t.iter_mut() {
+            *tk = B::add(B::shl::<1>(*tk), *tk);
         }
-        (r, ok)
+        Fe8(reduce::<B>(t))
+    }
+
+    #[inline(always)]
+    fn lin_shl_sub<const K: u32>(mut t: [B::V; 5], b: [B::V; 5]) -> Self {
+        const { assert!(K <= 3) };
+        for k in 0..5 {
+            t[k] = B::sub(B::add(B::shl::<K>(t[k]), bias::<B, 0>(k)), b[k]);
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    #[inline(always)]
+    fn lin_sub_shl<const K: u32>(mut t: [B::V; 5], b: [B::V; 5]) -> Self {
+        const { assert!(K <= 3) };
+        for k in 0..5 {
+            t[k] = B::sub(B::add(t[k], bias::<B, K>(k)), B::shl::<K>(b[k]));
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    #[inline(always)]
+    fn lin_neg_sub(mut t: [B::V; 5], b: [B::V; 5]) -> Self {
+        // a + b is below 2⁵⁷: the bias for a factor of 2 covers it.
+        for k in 0..5 {
+            t[k] = B::sub(B::sub(bias::<B, 1>(k), t[k]), b[k]);
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    #[inline(always)]
+    fn lin_sub_sub_dbl(mut t: [B::V; 5], b: [B::V; 5], c: [B::V; 5]) -> Self {
+        // b + 2c is below 3·2⁵⁶ < 2⁵⁸: the bias for a factor of 4 covers it.
+        for k in 0..5 {
+            t[k] = B::sub(
+                B::sub(B::add(t[k], bias::<B, 2>(k)), b[k]),
+                B::shl::<1>(c[k]),
+            );
+        }
+        Fe8(reduce::<B>(t))
+    }
+
+    /// On IFMA lanes: r⁻¹ in Montgomery form (R = 2²⁶⁰) by one product tree across the
+    /// lanes and one safegcd inversion, then u₁ and u₂ as Montgomery products.
+    #[inline(always)]
+    fn recovery_scalars(inp: &Input8, valid: u8) -> ([Scalar; LANES], [Scalar; LANES]) {
+        let dummy_r = Sc8::<B>::splat(&Scalar::from_words(G.x.normalize().to_u64x4()));
+        let one = Sc8::<B>::splat(&Scalar::ONE);
+        let r = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.r)), &dummy_r);
+        let two = Sc8::<B>::splat(&Scalar::from_words([2, 0, 0, 0]));
+        let s = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.s)), &two);
+        let m = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.m)), &one);
+        let r_mont = r.mont_mul(&Sc8::splat(&R2));
+        let rinv = r_mont.invert_lanes_mont();
+        let u2 = s.mont_mul(&rinv).to_lanes();
+        let u1 = m.mont_mul(&rinv).neg().to_lanes();
+        (u1, u2)
     }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::lanes::Backend;
+    use crate::lanes::lane_field::{Chains, Linear};
     use crate::lanes::portable::Portable;
     use crate::test_support::rng::splitmix64 as rng;
     use num_bigint::BigUint;

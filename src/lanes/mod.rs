@@ -17,7 +17,9 @@
 //! tested through the portable backend.
 
 pub(crate) mod field;
+pub(crate) mod field29;
 pub(crate) mod keccak;
+pub(crate) mod lane_field;
 pub(crate) mod point;
 pub(crate) mod portable;
 pub(crate) mod recover;
@@ -71,12 +73,6 @@ pub(crate) trait Backend: Copy {
     /// Byte-reverses each lane.
     fn bswap(a: Self::V) -> Self::V;
 
-    /// `acc + lo52(lo52(a) · lo52(b))`: the low 52 bits of the 104-bit product of the low
-    /// 52 bits of `a` and `b`, added to `acc` (AVX-512 IFMA `vpmadd52luq`).
-    fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V;
-    /// `acc + hi52(lo52(a) · lo52(b))`: bits 52..104 of that product (`vpmadd52huq`).
-    fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V;
-
     /// Mask of the lanes where `a == b`.
     fn eq(a: Self::V, b: Self::V) -> u8;
     /// Lane i from `a` where bit i of `mask` is set, else from `b`.
@@ -92,4 +88,25 @@ pub(crate) trait Backend: Copy {
     /// clamped so that every read is inside `table` (which must hold at least 5·LANES
     /// words).
     fn gather_limbs(table: &[u64], idx: Self::V) -> [Self::V; 5];
+}
+
+/// A backend with the IFMA 52-bit multiply-adds: the multiplier of the 5×52 field
+/// (`field::Fe8`) and of the scalars mod n (`scalar::Sc8`).
+pub(crate) trait Ifma: Backend {
+    /// `acc + lo52(lo52(a) · lo52(b))`: the low 52 bits of the 104-bit product of the low
+    /// 52 bits of `a` and `b`, added to `acc` (AVX-512 IFMA `vpmadd52luq`).
+    fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V;
+    /// `acc + hi52(lo52(a) · lo52(b))`: bits 52..104 of that product (`vpmadd52huq`).
+    fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V;
+}
+
+/// A backend with the 32 × 32 → 64-bit lane multiply (`vpmuludq`, AVX-512 F and AVX2): the
+/// multiplier of the 9×29 field (`field29::Fe29`).
+pub(crate) trait Mul32: Backend {
+    /// `lo32(a) · lo32(b)`, the full 64-bit product of the low 32 bits of each lane.
+    fn mul32(a: Self::V, b: Self::V) -> Self::V;
+    /// Nine rows at stride [`LANES`], as [`Backend::gather_limbs`] does five: the nine
+    /// limbs of a lane's 9×29 element in a word-major table. Indices are clamped so that
+    /// every read is inside `table` (which must hold at least 9·LANES words).
+    fn gather_limbs9(table: &[u64], idx: Self::V) -> [Self::V; 9];
 }

@@ -8,44 +8,43 @@
 //! infinity, which it tracks in a mask of its own: a lane may hold the point at infinity
 //! there, never in the formulas here.
 
-use super::Backend;
-use super::field::{Fe8, Linear, Unreduced8};
+use super::lane_field::{LaneField, Linear};
 
 /// Eight affine points.
-pub(crate) struct Aff8<B: Backend> {
-    pub x: Fe8<B>,
-    pub y: Fe8<B>,
+pub(crate) struct Aff8<F: LaneField> {
+    pub x: F,
+    pub y: F,
 }
 
 /// Eight Jacobian points (X/Z², Y/Z³).
-pub(crate) struct Jac8<B: Backend> {
-    pub x: Fe8<B>,
-    pub y: Fe8<B>,
-    pub z: Fe8<B>,
+pub(crate) struct Jac8<F: LaneField> {
+    pub x: F,
+    pub y: F,
+    pub z: F,
 }
 
-impl<B: Backend> Clone for Aff8<B> {
+impl<F: LaneField> Clone for Aff8<F> {
     #[inline(always)]
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: Backend> Copy for Aff8<B> {}
-impl<B: Backend> Clone for Jac8<B> {
+impl<F: LaneField> Copy for Aff8<F> {}
+impl<F: LaneField> Clone for Jac8<F> {
     #[inline(always)]
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: Backend> Copy for Jac8<B> {}
+impl<F: LaneField> Copy for Jac8<F> {}
 
-impl<B: Backend> Aff8<B> {
+impl<F: LaneField> Aff8<F> {
     /// Lane i from `a` where bit i of `mask` is set, else from `b`.
     #[inline(always)]
     pub fn select(mask: u8, a: &Self, b: &Self) -> Self {
         Aff8 {
-            x: Fe8::select(mask, &a.x, &b.x),
-            y: Fe8::select(mask, &a.y, &b.y),
+            x: F::select(mask, &a.x, &b.x),
+            y: F::select(mask, &a.y, &b.y),
         }
     }
 
@@ -54,19 +53,19 @@ impl<B: Backend> Aff8<B> {
     pub fn neg_lanes(&self, mask: u8) -> Self {
         Aff8 {
             x: self.x,
-            y: Fe8::select(mask, &self.y.neg(), &self.y),
+            y: F::select(mask, &self.y.neg(), &self.y),
         }
     }
 }
 
-impl<B: Backend> Jac8<B> {
+impl<F: LaneField> Jac8<F> {
     /// Lane i from `a` where bit i of `mask` is set, else from `b`.
     #[inline(always)]
     pub fn select(mask: u8, a: &Self, b: &Self) -> Self {
         Jac8 {
-            x: Fe8::select(mask, &a.x, &b.x),
-            y: Fe8::select(mask, &a.y, &b.y),
-            z: Fe8::select(mask, &a.z, &b.z),
+            x: F::select(mask, &a.x, &b.x),
+            y: F::select(mask, &a.y, &b.y),
+            z: F::select(mask, &a.z, &b.z),
         }
     }
 
@@ -94,7 +93,7 @@ impl<B: Backend> Jac8<B> {
     /// P + Q for affine Q (8M + 3S). Returns the sum, the ratio Z(P+Q)/Z(P) and the mask
     /// of degenerate lanes (same x: P = ±Q).
     #[inline(always)]
-    pub fn add_affine(&self, q: &Aff8<B>) -> (Self, Fe8<B>, u8) {
+    pub fn add_affine(&self, q: &Aff8<F>) -> (Self, F, u8) {
         let zz = self.z.sqr();
         let u2 = q.x.mul_unreduced(&zz);
         let s2 = q.y.mul(&self.z).mul_unreduced(&zz);
@@ -105,7 +104,7 @@ impl<B: Backend> Jac8<B> {
     /// accumulator living on the isomorphic curve scaled by `zinv` (9M + 3S). Returns the
     /// sum and the degenerate mask.
     #[inline(always)]
-    pub fn add_zinv(&self, q: &Aff8<B>, zinv: &Fe8<B>) -> (Self, u8) {
+    pub fn add_zinv(&self, q: &Aff8<F>, zinv: &F) -> (Self, u8) {
         let az = self.z.mul(zinv);
         let zz = az.sqr();
         let u2 = q.x.mul_unreduced(&zz);
@@ -118,7 +117,7 @@ impl<B: Backend> Jac8<B> {
     /// feed H and I). H·X·H² (T) and the products that end in a linear combination stay
     /// unreduced too.
     #[inline(always)]
-    fn add_finish(&self, u2: &Unreduced8<B>, s2: &Unreduced8<B>) -> (Self, Fe8<B>, u8) {
+    fn add_finish(&self, u2: &F::Unreduced, s2: &F::Unreduced) -> (Self, F, u8) {
         let h = u2.sub(&self.x);
         let i = s2.sub(&self.y);
         let degenerate = h.is_zero();
@@ -142,13 +141,13 @@ impl<B: Backend> Jac8<B> {
     /// The point with Z = 1 in the frame scaled by `zinv`: (x·zinv², y·zinv³, 1). Starts
     /// an accumulator from a true affine point.
     #[inline(always)]
-    pub fn from_affine_zinv(q: &Aff8<B>, zinv: &Fe8<B>) -> Self {
+    pub fn from_affine_zinv(q: &Aff8<F>, zinv: &F) -> Self {
         let z2 = zinv.sqr();
         let z3 = z2.mul(zinv);
         Jac8 {
             x: q.x.mul(&z2),
             y: q.y.mul(&z3),
-            z: Fe8::splat(&crate::secp256k1::field::FieldElement::ONE),
+            z: F::splat(&crate::secp256k1::field::FieldElement::ONE),
         }
     }
 }
@@ -157,11 +156,11 @@ impl<B: Backend> Jac8<B> {
 pub(super) mod tests {
     use super::*;
     use crate::lanes::LANES;
+    use crate::lanes::field::Fe8;
+    use crate::lanes::field29::Fe29;
     use crate::lanes::portable::Portable;
     use crate::secp256k1::field::FieldElement;
     use crate::secp256k1::group::{Affine, G, Jacobian};
-
-    type P = Portable;
 
     fn points(seed: u64) -> [Affine; LANES] {
         let mut acc = G.to_jacobian();
@@ -177,15 +176,15 @@ pub(super) mod tests {
         })
     }
 
-    fn aff8(p: &[Affine; LANES]) -> Aff8<P> {
+    fn aff8<P: LaneField>(p: &[Affine; LANES]) -> Aff8<P> {
         Aff8 {
-            x: Fe8::from_lanes(&p.map(|q| q.x)),
-            y: Fe8::from_lanes(&p.map(|q| q.y)),
+            x: P::from_lanes(&p.map(|q| q.x)),
+            y: P::from_lanes(&p.map(|q| q.y)),
         }
     }
 
     /// The eight lanes of `j` as affine points (none at infinity).
-    pub(in crate::lanes) fn jac_to_affine(j: &Jac8<P>) -> [Affine; LANES] {
+    pub(in crate::lanes) fn jac_to_affine<P: LaneField>(j: &Jac8<P>) -> [Affine; LANES] {
         let (x, y, z) = (j.x.to_lanes(), j.y.to_lanes(), j.z.to_lanes());
         core::array::from_fn(|i| {
             Jacobian {
@@ -204,18 +203,23 @@ pub(super) mod tests {
 
     #[test]
     fn double_and_add_match_scalar_core() {
+        double_and_add::<Fe8<Portable>>();
+        double_and_add::<Fe29<Portable>>();
+    }
+
+    fn double_and_add<P: LaneField>() {
         for seed in 0..20 {
             let p = points(seed);
             let q = points(seed + 100);
             // A Jacobian P with Z ≠ 1: double it once.
             let pj: [Jacobian; LANES] = p.map(|a| a.to_jacobian().double());
             let p8 = Jac8::<P> {
-                x: Fe8::from_lanes(&pj.map(|j| j.x)),
-                y: Fe8::from_lanes(&pj.map(|j| j.y)),
-                z: Fe8::from_lanes(&pj.map(|j| j.z)),
+                x: P::from_lanes(&pj.map(|j| j.x)),
+                y: P::from_lanes(&pj.map(|j| j.y)),
+                z: P::from_lanes(&pj.map(|j| j.z)),
             };
             let d = jac_to_affine(&p8.double());
-            let (s, ratio, deg) = p8.add_affine(&aff8(&q));
+            let (s, ratio, deg) = p8.add_affine(&aff8::<P>(&q));
             assert_eq!(deg, 0);
             let s_aff = jac_to_affine(&s);
             let ratios = ratio.to_lanes();
@@ -232,14 +236,14 @@ pub(super) mod tests {
             let pf = Jac8::<P> {
                 x: p8.x,
                 y: p8.y,
-                z: p8.z.mul(&Fe8::splat(&kinv)),
+                z: p8.z.mul(&P::splat(&kinv)),
             };
-            let (r, deg) = pf.add_zinv(&aff8(&q), &Fe8::splat(&k));
+            let (r, deg) = pf.add_zinv(&aff8::<P>(&q), &P::splat(&k));
             assert_eq!(deg, 0);
             let back = jac_to_affine(&Jac8 {
                 x: r.x,
                 y: r.y,
-                z: r.z.mul(&Fe8::splat(&k)),
+                z: r.z.mul(&P::splat(&k)),
             });
             for i in 0..LANES {
                 assert!(same(&back[i], &pj[i].add_ge(&q[i]).0.to_affine()));
@@ -249,19 +253,24 @@ pub(super) mod tests {
 
     #[test]
     fn degenerate_lanes_are_flagged() {
+        degenerate::<Fe8<Portable>>();
+        degenerate::<Fe29<Portable>>();
+    }
+
+    fn degenerate<P: LaneField>() {
         let p = points(5);
         let mut q = points(6);
         q[2] = p[2]; // P = Q
         q[5] = p[5].neg(); // P = −Q
         let p8 = Jac8::<P> {
-            x: Fe8::from_lanes(&p.map(|a| a.x)),
-            y: Fe8::from_lanes(&p.map(|a| a.y)),
-            z: Fe8::splat(&FieldElement::ONE),
+            x: P::from_lanes(&p.map(|a| a.x)),
+            y: P::from_lanes(&p.map(|a| a.y)),
+            z: P::splat(&FieldElement::ONE),
         };
-        let (_, _, deg) = p8.add_affine(&aff8(&q));
+        let (_, _, deg) = p8.add_affine(&aff8::<P>(&q));
         assert_eq!(deg, 1 << 2 | 1 << 5);
         // The other lanes are still right.
-        let (s, _, _) = p8.add_affine(&aff8(&q));
+        let (s, _, _) = p8.add_affine(&aff8::<P>(&q));
         let s = jac_to_affine(&s);
         for i in [0, 1, 3, 4, 6, 7] {
             assert!(same(&s[i], &p[i].to_jacobian().add_ge(&q[i]).0.to_affine()));

@@ -1,6 +1,6 @@
 //! The portable lane backend: `[u64; 8]`, plain Rust, every target.
 
-use super::{Backend, LANES};
+use super::{Backend, Ifma, LANES, Mul32};
 
 /// Eight lanes as an array.
 #[derive(Clone, Copy, Debug)]
@@ -125,14 +125,6 @@ impl Backend for Portable {
         map1(a, u64::swap_bytes)
     }
     #[inline(never)]
-    fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
-        madd52(acc, a, b, |p| p as u64 & M52)
-    }
-    #[inline(never)]
-    fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V {
-        madd52(acc, a, b, |p| (p >> 52) as u64)
-    }
-    #[inline(never)]
     fn eq(a: Self::V, b: Self::V) -> u8 {
         let mut m = 0u8;
         for i in 0..LANES {
@@ -172,16 +164,54 @@ impl Backend for Portable {
     }
     #[inline(never)]
     fn gather_limbs(table: &[u64], idx: Self::V) -> [Self::V; 5] {
-        let last = table.len().saturating_sub(1 + 4 * LANES);
-        let mut out = [[0; LANES]; 5];
-        for (k, row) in out.iter_mut().enumerate() {
-            for (o, &i) in row.iter_mut().zip(&idx) {
-                *o = table
-                    .get((i as usize).min(last) + k * LANES)
-                    .copied()
-                    .unwrap_or(0);
-            }
-        }
-        out
+        gather_rows(table, idx)
     }
+}
+
+impl Ifma for Portable {
+    #[inline(never)]
+    fn madd52lo(acc: [u64; LANES], a: [u64; LANES], b: [u64; LANES]) -> [u64; LANES] {
+        madd52(acc, a, b, |p| p as u64 & M52)
+    }
+    #[inline(never)]
+    fn madd52hi(acc: [u64; LANES], a: [u64; LANES], b: [u64; LANES]) -> [u64; LANES] {
+        madd52(acc, a, b, |p| (p >> 52) as u64)
+    }
+}
+
+impl Mul32 for Portable {
+    /// In debug builds, checks that the multiplicands are below 2³² (`vpmuludq` reads only
+    /// their low 32 bits, so a larger limb would be silently cut).
+    #[inline(never)]
+    fn mul32(a: [u64; LANES], b: [u64; LANES]) -> [u64; LANES] {
+        let mut r = [0u64; LANES];
+        for i in 0..LANES {
+            debug_assert!(
+                a[i] >> 32 == 0 && b[i] >> 32 == 0,
+                "32-bit multiplicand above 32 bits"
+            );
+            r[i] = (a[i] & 0xFFFF_FFFF) * (b[i] & 0xFFFF_FFFF);
+        }
+        r
+    }
+    #[inline(never)]
+    fn gather_limbs9(table: &[u64], idx: [u64; LANES]) -> [[u64; LANES]; 9] {
+        gather_rows(table, idx)
+    }
+}
+
+/// `R` rows at stride [`LANES`] from `table` at each lane's index, clamped so that every
+/// read is inside the table.
+fn gather_rows<const R: usize>(table: &[u64], idx: [u64; LANES]) -> [[u64; LANES]; R] {
+    let last = table.len().saturating_sub(1 + (R - 1) * LANES);
+    let mut out = [[0; LANES]; R];
+    for (k, row) in out.iter_mut().enumerate() {
+        for (o, &i) in row.iter_mut().zip(&idx) {
+            *o = table
+                .get((i as usize).min(last) + k * LANES)
+                .copied()
+                .unwrap_or(0);
+        }
+    }
+    out
 }

@@ -27,14 +27,12 @@
 //! cost at most a few doublings more and never leave the engine; a key at infinity comes
 //! out as [`AT_INFINITY`].
 
-use super::field::{Chains, Fe8, Linear};
 use super::keccak::keccak256_64_x8;
+use super::lane_field::{Chains, LaneField, Linear};
 use super::point::{Aff8, Jac8};
-use super::scalar::{R2, Sc8};
 use super::{Backend, LANES};
 use crate::secp256k1::field::FieldElement;
 use crate::secp256k1::group::G;
-use crate::secp256k1::scalar::Scalar;
 use crate::secp256k1::tables;
 
 /// Status of a lane: key and hash are valid.
@@ -136,7 +134,7 @@ impl Output8 {
 /// affine point added on the isomorphic curve scaled by `zinv`. Also the mask of lanes
 /// where the two share an x-coordinate, whose sum is garbage.
 #[inline(always)]
-fn add_in_frame<B: Backend>(acc: &Jac8<B>, q: &Aff8<B>, zinv: Option<&Fe8<B>>) -> (Jac8<B>, u8) {
+fn add_in_frame<F: LaneField>(acc: &Jac8<F>, q: &Aff8<F>, zinv: Option<&F>) -> (Jac8<F>, u8) {
     match zinv {
         Some(z) => acc.add_zinv(q, z),
         None => {
@@ -151,13 +149,13 @@ fn add_in_frame<B: Backend>(acc: &Jac8<B>, q: &Aff8<B>, zinv: Option<&Fe8<B>>) -
 /// on the isomorphic curve scaled by `zinv`. Lanes whose accumulator is at infinity
 /// (`inf`) take q; lanes where acc = q get 2·acc; lanes where acc = −q go to infinity.
 #[inline(always)]
-fn add_complete<B: Backend>(
-    acc: Jac8<B>,
-    q: &Aff8<B>,
-    zinv: Option<&Fe8<B>>,
+fn add_complete<F: LaneField>(
+    acc: Jac8<F>,
+    q: &Aff8<F>,
+    zinv: Option<&F>,
     live: u8,
     inf: &mut u8,
-) -> Jac8<B> {
+) -> Jac8<F> {
     let (sum, same_x) = add_in_frame(&acc, q, zinv);
     let mut out = if live == 0xFF {
         sum
@@ -168,7 +166,7 @@ fn add_complete<B: Backend>(
     let same_x = same_x & !*inf & live;
     if from_inf | same_x != 0 {
         // Q in acc's frame with Z = 1.
-        let one = Fe8::splat(&FieldElement::ONE);
+        let one = F::splat(&FieldElement::ONE);
         let qj = match zinv {
             Some(z) => Jac8::from_affine_zinv(q, z),
             None => Jac8 {
@@ -192,7 +190,7 @@ fn add_complete<B: Backend>(
 /// `p + q` for the table's construction, with the lanes where it would be degenerate
 /// (none, see [`recover8`]) added to `retry`.
 #[inline(always)]
-fn add_table<B: Backend>(p: &Jac8<B>, q: &Aff8<B>, retry: &mut u8) -> Jac8<B> {
+fn add_table<F: LaneField>(p: &Jac8<F>, q: &Aff8<F>, retry: &mut u8) -> Jac8<F> {
     let (sum, _, same_x) = p.add_affine(q);
     *retry |= same_x;
     sum
@@ -245,14 +243,14 @@ const STEPS: [Step; STEP_COUNT] = {
 
 /// What the Strauss loop reads: the schedule, the joint table, the G tables and the
 /// isomorphic frame's scale.
-struct Strauss<'a, B: Backend> {
+struct Strauss<'a, F: LaneField> {
     sched: &'a Schedule,
-    tab: &'a LaneTable,
+    tab: &'a LaneTable<F>,
     gtab: [&'static tables::OddMultiples; 2],
-    zt: Fe8<B>,
+    zt: F,
 }
 
-impl<B: Backend> Strauss<'_, B> {
+impl<F: LaneField> Strauss<'_, F> {
     /// Runs [`STEPS`] from `from` on `acc`. With `COMPLETE`, every addition is complete
     /// ([`add_complete`], `inf` tracking the lanes at infinity) and the run reaches the
     /// end; without, the run stops before the first addition where a lane would need the
@@ -260,10 +258,10 @@ impl<B: Backend> Strauss<'_, B> {
     #[inline(always)]
     fn run<const COMPLETE: bool>(
         &self,
-        mut acc: Jac8<B>,
+        mut acc: Jac8<F>,
         from: usize,
         inf: &mut u8,
-    ) -> Result<Jac8<B>, (usize, Jac8<B>)> {
+    ) -> Result<Jac8<F>, (usize, Jac8<F>)> {
         for (i, step) in STEPS.iter().enumerate().skip(from) {
             let (p, zinv, live) = match *step {
                 Step::Double => {
@@ -275,11 +273,11 @@ impl<B: Backend> Strauss<'_, B> {
                     if live == 0 {
                         continue;
                     }
-                    (self.tab.digit::<B>(self.sched, col), None, live)
+                    (self.tab.digit(self.sched, col), None, live)
                 }
                 Step::G(h, col) => {
                     let (idx, neg) = (&self.sched.g_idx[h][col], self.sched.g_neg[h][col]);
-                    (g_entry::<B>(self.gtab[h], idx, neg), Some(&self.zt), 0xFF)
+                    (g_entry::<F>(self.gtab[h], idx, neg), Some(&self.zt), 0xFF)
                 }
                 Step::Correct(h) => {
                     let live = self.sched.corr_g[h];
@@ -287,7 +285,7 @@ impl<B: Backend> Strauss<'_, B> {
                         continue;
                     }
                     (
-                        g_entry::<B>(self.gtab[h], &[0; LANES], 0xFF),
+                        g_entry::<F>(self.gtab[h], &[0; LANES], 0xFF),
                         Some(&self.zt),
                         live,
                     )
@@ -313,32 +311,32 @@ impl<B: Backend> Strauss<'_, B> {
 
 /// Entry `idx[i]` of a static odd-multiple table in lane i, negated where `neg` is set.
 #[inline(always)]
-fn g_entry<B: Backend>(table: &tables::OddMultiples, idx: &[u64; LANES], neg: u8) -> Aff8<B> {
-    let base = B::shl::<3>(B::load(idx));
+fn g_entry<F: LaneField>(table: &tables::OddMultiples, idx: &[u64; LANES], neg: u8) -> Aff8<F> {
+    let base = F::B::shl::<3>(F::B::load(idx));
     let bytes = table.as_bytes();
     let mut w = [base; 8];
     for (k, wk) in w.iter_mut().enumerate() {
-        *wk = B::gather(bytes, B::add(base, B::splat(k as u64)));
+        *wk = F::B::gather(bytes, F::B::add(base, F::B::splat(k as u64)));
     }
     Aff8 {
-        x: Fe8::from_words([w[0], w[1], w[2], w[3]]),
-        y: Fe8::from_words([w[4], w[5], w[6], w[7]]),
+        x: F::from_words([w[0], w[1], w[2], w[3]]),
+        y: F::from_words([w[4], w[5], w[6], w[7]]),
     }
     .neg_lanes(neg)
 }
 
 /// The same point in every lane.
 #[inline(always)]
-fn splat_point<B: Backend>(x: &FieldElement, y: &FieldElement) -> Aff8<B> {
+fn splat_point<F: LaneField>(x: &FieldElement, y: &FieldElement) -> Aff8<F> {
     Aff8 {
-        x: Fe8::splat(x),
-        y: Fe8::splat(y),
+        x: F::splat(x),
+        y: F::splat(y),
     }
 }
 
 /// Four vectors from four rows of words.
 #[inline(always)]
-fn load4<B: Backend>(w: &[[u64; LANES]; 4]) -> [B::V; 4] {
+pub(crate) fn load4<B: Backend>(w: &[[u64; LANES]; 4]) -> [B::V; 4] {
     [
         B::load(&w[0]),
         B::load(&w[1]),
@@ -351,25 +349,25 @@ fn load4<B: Backend>(w: &[[u64; LANES]; 4]) -> [B::V; 4] {
 /// side by side): writes R's y (with the requested parity) to `inp.y` and returns the valid
 /// lanes where x³ + 7 is a square. The other lanes' y is meaningless.
 #[inline(always)]
-pub(crate) fn lift<B: Backend, const K: usize>(inps: &mut [Input8; K]) -> [u8; K] {
-    let mut cs = [Fe8::<B>::splat(&G.x); K];
+pub(crate) fn lift<F: LaneField, const K: usize>(inps: &mut [Input8; K]) -> [u8; K] {
+    let mut cs = [F::splat(&G.x); K];
     for (k, inp) in inps.iter().enumerate() {
-        let x = Fe8::select(
+        let x = F::select(
             inp.valid as u8,
-            &Fe8::from_words(load4::<B>(&inp.x)),
-            &Fe8::splat(&G.x),
+            &F::from_words(load4::<F::B>(&inp.x)),
+            &F::splat(&G.x),
         );
-        cs[k] = x.sqr().mul(&x).add(&Fe8::splat(&FieldElement::B));
+        cs[k] = x.sqr().mul(&x).add(&F::splat(&FieldElement::B));
     }
     let (ys, on_curve) = Chains(cs).sqrt();
     let mut out = [0u8; K];
     for (k, inp) in inps.iter_mut().enumerate() {
         let y = ys.0[k].normalize();
-        let want_odd = !B::eq(B::load(&inp.odd), B::splat(0));
+        let want_odd = !F::B::eq(F::B::load(&inp.odd), F::B::splat(0));
         let flip = y.is_odd() ^ want_odd;
-        let y = Fe8::select(flip, &y.neg(), &y).normalize();
+        let y = F::select(flip, &y.neg(), &y).normalize();
         for (row, w) in inp.y.iter_mut().zip(y.to_words()) {
-            *row = B::store(w);
+            *row = F::B::store(w);
         }
         out[k] = on_curve[k] & inp.valid as u8;
     }
@@ -379,7 +377,7 @@ pub(crate) fn lift<B: Backend, const K: usize>(inps: &mut [Input8; K]) -> [u8; K
 /// Recovers the eight lanes of `inp` (R given by x and y: the lanes [`lift`] kept) into
 /// `out`.
 #[inline(always)]
-pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
+pub(crate) fn recover8<F: LaneField>(inp: &Input8, out: &mut Output8) {
     let valid = inp.valid as u8;
 
     // 1. Dummy inputs for invalid lanes: R = G, r = Gx, s = 2, m = 1, so that Q = (1/Gx)·G.
@@ -388,26 +386,17 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     let big_r = Aff8::select(
         valid,
         &Aff8 {
-            x: Fe8::from_words(load4::<B>(&inp.x)),
-            y: Fe8::from_words(load4::<B>(&inp.y)),
+            x: F::from_words(load4::<F::B>(&inp.x)),
+            y: F::from_words(load4::<F::B>(&inp.y)),
         },
         &splat_point(&G.x, &G.y),
     );
-    let dummy_r = Sc8::<B>::splat(&Scalar::from_words(G.x.normalize().to_u64x4()));
-    let one = Sc8::<B>::splat(&Scalar::ONE);
-    let r = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.r)), &dummy_r);
-    let two = Sc8::<B>::splat(&Scalar::from_words([2, 0, 0, 0]));
-    let s = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.s)), &two);
-    let m = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.m)), &one);
 
-    // 2. r⁻¹ (Montgomery form) for all lanes, then u₁ and u₂ (plain).
-    let r_mont = r.mont_mul(&Sc8::splat(&R2));
-    let rinv = r_mont.invert_lanes_mont();
-    let u2 = s.mont_mul(&rinv).to_lanes();
-    let u1 = m.mont_mul(&rinv).neg().to_lanes();
+    // 2. r⁻¹ for all lanes, then u₁ and u₂ (the field's way: `LaneField::recovery_scalars`).
+    let (u1, u2) = F::recovery_scalars(inp, valid);
 
     // 3. The schedule.
-    let sched = Schedule::new::<B>(&u1, &u2);
+    let sched = Schedule::new::<F>(&u1, &u2);
     let mut retry = sched.retry;
 
     // 4. The table of the joint digits: 1, 2, 3, 4, 1−ω, 2−ω, 3+ω, 3−ω, 4+ω, 2−2ω and 5+2ω
@@ -417,13 +406,13 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     // of such pairs (shortest vectors near 2¹²⁸) rules out; the masks are kept anyway. Then
     // all on one isomorphic curve where every entry is affine: with Z the product of the
     // entries' z, entry j is (X·(Z/zⱼ)², Y·(Z/zⱼ)³).
-    let one = Fe8::splat(&FieldElement::ONE);
+    let one = F::splat(&FieldElement::ONE);
     let r_jac = Jac8 {
         x: big_r.x,
         y: big_r.y,
         z: one,
     };
-    let beta = Fe8::splat(&FieldElement::BETA);
+    let beta = F::splat(&FieldElement::BETA);
     let lam_r = Aff8 {
         x: big_r.x.mul(&beta),
         y: big_r.y,
@@ -476,14 +465,14 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
         x: big_r.x.mul(&zt2),
         y: big_r.y.mul(&zt2.mul(&zt)),
     };
-    let tab = LaneTable::new(&table);
+    let tab = LaneTable::<F>::new(&table);
     let gtab = [tables::pre_g(), tables::pre_g128()];
 
     // 5. Strauss from bit 126 down (see [`STEPS`]), first without the complete additions'
     // fix-ups: the loop stops at the first addition where a lane meets acc = ±Q, and the
     // complete loop (the same steps, every addition complete) resumes from there. Honest
     // signatures never stop; keeping the fix-up out of the hot loop keeps it lean.
-    let g0 = g_entry::<B>(
+    let g0 = g_entry::<F>(
         gtab[0],
         &sched.g_idx[0][G_DIGITS - 1],
         sched.g_neg[0][G_DIGITS - 1],
@@ -514,20 +503,20 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     let xw = qx.to_words();
     let yw = qy.to_words();
     let msg = [
-        B::bswap(xw[3]),
-        B::bswap(xw[2]),
-        B::bswap(xw[1]),
-        B::bswap(xw[0]),
-        B::bswap(yw[3]),
-        B::bswap(yw[2]),
-        B::bswap(yw[1]),
-        B::bswap(yw[0]),
+        F::B::bswap(xw[3]),
+        F::B::bswap(xw[2]),
+        F::B::bswap(xw[1]),
+        F::B::bswap(xw[0]),
+        F::B::bswap(yw[3]),
+        F::B::bswap(yw[2]),
+        F::B::bswap(yw[1]),
+        F::B::bswap(yw[0]),
     ];
-    let h = keccak256_64_x8::<B>(&msg);
+    let h = keccak256_64_x8::<F::B>(&msg);
     for k in 0..4 {
-        out.key[k] = B::store(xw[k]);
-        out.key[4 + k] = B::store(yw[k]);
-        out.hash[k] = B::store(h[k]);
+        out.key[k] = F::B::store(xw[k]);
+        out.key[4 + k] = F::B::store(yw[k]);
+        out.hash[k] = F::B::store(h[k]);
     }
     for (i, st) in out.status.iter_mut().enumerate() {
         let bit = 1u8 << i;
@@ -547,13 +536,13 @@ pub(crate) fn recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
 /// on the lanes it kept; the lanes it dropped are reported as [`NOT_ON_CURVE`].
 #[cfg(any(test, feature = "emu"))]
 #[inline(always)]
-pub(crate) fn lift_recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
+pub(crate) fn lift_recover8<F: LaneField>(inp: &Input8, out: &mut Output8) {
     let mut lifted = [*inp];
-    let [on_curve] = lift::<B, 1>(&mut lifted);
+    let [on_curve] = lift::<F, 1>(&mut lifted);
     let [mut lifted] = lifted;
     let not_on_curve = inp.valid as u8 & !on_curve;
     lifted.valid = u64::from(on_curve);
-    recover8::<B>(&lifted, out);
+    recover8::<F>(&lifted, out);
     for (i, st) in out.status.iter_mut().enumerate() {
         if not_on_curve >> i & 1 == 1 {
             *st = NOT_ON_CURVE;
@@ -561,14 +550,22 @@ pub(crate) fn lift_recover8<B: Backend>(inp: &Input8, out: &mut Output8) {
     }
 }
 
-/// [`lift`] of two groups on AVX-512, for a CPU that has it.
+/// The avx512-ifma engine's field: 5×52 limbs on AVX-512 IFMA.
+#[cfg(target_arch = "x86_64")]
+pub(crate) type IfmaField = super::field::Fe8<super::avx512::Avx512>;
+
+/// The avx512f engine's field: 9×29 limbs on AVX-512 F's `vpmuludq`.
+#[cfg(target_arch = "x86_64")]
+pub(crate) type Avx512FField = super::field29::Fe29<super::avx512::Avx512>;
+
+/// [`lift`] of two groups on AVX-512 IFMA, for a CPU that has it.
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn lift2_avx512(_cpu: crate::dispatch::Avx512Ifma, inps: &mut [Input8; 2]) -> [u8; 2] {
     // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F, BW, IFMA.
     unsafe { lift2_avx512_body(inps) }
 }
 
-/// [`recover8`] on AVX-512, for a CPU that has it.
+/// [`recover8`] on AVX-512 IFMA, for a CPU that has it.
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn recover8_avx512(_cpu: crate::dispatch::Avx512Ifma, inp: &Input8, out: &mut Output8) {
     // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F, BW, IFMA.
@@ -579,14 +576,14 @@ pub(crate) fn recover8_avx512(_cpu: crate::dispatch::Avx512Ifma, inp: &Input8, o
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
 fn lift2_avx512_body(inps: &mut [Input8; 2]) -> [u8; 2] {
-    lift::<super::avx512::Avx512, 2>(inps)
+    lift::<IfmaField, 2>(inps)
 }
 
 /// The body of [`recover8_avx512`], compiled with the AVX-512 features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
 fn recover8_avx512_body(inp: &Input8, out: &mut Output8) {
-    recover8::<super::avx512::Avx512>(inp, out);
+    recover8::<IfmaField>(inp, out);
 }
 
 /// [`lift_recover8`] on AVX-512, compiled with the AVX-512 features: the C-ABI wrapper the
@@ -594,17 +591,53 @@ fn recover8_avx512_body(inp: &Input8, out: &mut Output8) {
 #[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
 pub(crate) fn lift_recover8_avx512_body(inp: &Input8, out: &mut Output8) {
-    lift_recover8::<super::avx512::Avx512>(inp, out);
+    lift_recover8::<IfmaField>(inp, out);
+}
+
+/// [`lift`] of two groups on AVX-512 F without IFMA (the 9×29 field), for a CPU that has
+/// AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn lift2_avx512f(_cpu: crate::dispatch::Avx512F, inps: &mut [Input8; 2]) -> [u8; 2] {
+    // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F and BW.
+    unsafe { lift2_avx512f_body(inps) }
+}
+
+/// [`recover8`] on AVX-512 F without IFMA, for a CPU that has AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn recover8_avx512f(_cpu: crate::dispatch::Avx512F, inp: &Input8, out: &mut Output8) {
+    // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F and BW.
+    unsafe { recover8_avx512f_body(inp, out) }
+}
+
+/// The body of [`lift2_avx512f`], compiled with AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn lift2_avx512f_body(inps: &mut [Input8; 2]) -> [u8; 2] {
+    lift::<Avx512FField, 2>(inps)
+}
+
+/// The body of [`recover8_avx512f`], compiled with AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn recover8_avx512f_body(inp: &Input8, out: &mut Output8) {
+    recover8::<Avx512FField>(inp, out);
+}
+
+/// [`lift_recover8`] on AVX-512 F without IFMA: the emulator's entry (`super::abi`).
+#[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) fn lift_recover8_avx512f_body(inp: &Input8, out: &mut Output8) {
+    lift_recover8::<Avx512FField>(inp, out);
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::point::tests::{jac_to_affine, same};
     use super::*;
+    use crate::lanes::field::Fe8;
+    use crate::lanes::field29::Fe29;
     use crate::lanes::portable::Portable;
     use crate::secp256k1::group::{Affine, Jacobian};
-
-    type P = Portable;
 
     /// Eight distinct points k·G, k = seed + 1, seed + 2, ….
     fn points(seed: u64) -> [Affine; LANES] {
@@ -618,11 +651,11 @@ mod tests {
         })
     }
 
-    fn jac8(p: &[Jacobian; LANES]) -> Jac8<P> {
+    fn jac8<P: LaneField>(p: &[Jacobian; LANES]) -> Jac8<P> {
         Jac8 {
-            x: Fe8::from_lanes(&p.map(|j| j.x)),
-            y: Fe8::from_lanes(&p.map(|j| j.y)),
-            z: Fe8::from_lanes(&p.map(|j| j.z)),
+            x: P::from_lanes(&p.map(|j| j.x)),
+            y: P::from_lanes(&p.map(|j| j.y)),
+            z: P::from_lanes(&p.map(|j| j.z)),
         }
     }
 
@@ -632,6 +665,11 @@ mod tests {
     /// affine in acc's frame and for a true affine q with the frame's `zinv`.
     #[test]
     fn complete_addition_in_every_lane() {
+        complete_addition::<Fe8<Portable>>();
+        complete_addition::<Fe29<Portable>>();
+    }
+
+    fn complete_addition<P: LaneField>() {
         let p = points(3);
         let mut q = points(40);
         q[0] = p[0];
@@ -648,22 +686,22 @@ mod tests {
             // With zinv, acc lives on the curve scaled by k: the same points there are
             // (X, Y, Z/k).
             let acc = match zinv {
-                None => jac8(&pj),
+                None => jac8::<P>(&pj),
                 Some(k) => {
-                    let mut a = jac8(&pj);
-                    a.z = a.z.mul(&Fe8::splat(&k.inv()));
+                    let mut a = jac8::<P>(&pj);
+                    a.z = a.z.mul(&P::splat(&k.inv()));
                     a
                 }
             };
             let q8 = Aff8::<P> {
-                x: Fe8::from_lanes(&q.map(|a| a.x)),
-                y: Fe8::from_lanes(&q.map(|a| a.y)),
+                x: P::from_lanes(&q.map(|a| a.x)),
+                y: P::from_lanes(&q.map(|a| a.y)),
             };
-            let zv = zinv.map(|k| Fe8::splat(&k));
+            let zv = zinv.map(|k| P::splat(&k));
             let mut inf = inf_before;
             let mut out = add_complete(acc, &q8, zv.as_ref(), live, &mut inf);
             if let Some(k) = zinv {
-                out.z = out.z.mul(&Fe8::splat(&k));
+                out.z = out.z.mul(&P::splat(&k));
             }
             let got = jac_to_affine(&out);
             assert_eq!(

@@ -7,7 +7,7 @@
 //! by the scalar core.
 
 use super::field::M52;
-use super::{Backend, LANES};
+use super::{Backend, Ifma, LANES};
 use crate::secp256k1::scalar::Scalar;
 
 /// n in radix 2⁵².
@@ -46,15 +46,15 @@ pub(crate) const R2: Scalar = Scalar::from_words([
 ]);
 
 /// Eight scalars, limb-major.
-pub(crate) struct Sc8<B: Backend>(pub [B::V; 5]);
+pub(crate) struct Sc8<B: Ifma>(pub [B::V; 5]);
 
-impl<B: Backend> Clone for Sc8<B> {
+impl<B: Ifma> Clone for Sc8<B> {
     #[inline(always)]
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: Backend> Copy for Sc8<B> {}
+impl<B: Ifma> Copy for Sc8<B> {}
 
 /// Carry pass: limbs 0..3 below 2⁵², everything above in limb 4.
 #[inline(always)]
@@ -85,7 +85,7 @@ fn cond_sub_n<B: Backend>(t: [B::V; 5]) -> [B::V; 5] {
 
 /// Lane i from lane `i ^ K` (K = 1, 2 or 4), in every limb.
 #[inline(always)]
-fn swap_lanes<B: Backend, const K: usize>(a: &Sc8<B>) -> Sc8<B> {
+fn swap_lanes<B: Ifma, const K: usize>(a: &Sc8<B>) -> Sc8<B> {
     let mut t = a.0;
     for tk in t.iter_mut() {
         *tk = B::swap_lanes::<K>(*tk);
@@ -93,7 +93,7 @@ fn swap_lanes<B: Backend, const K: usize>(a: &Sc8<B>) -> Sc8<B> {
     Sc8(t)
 }
 
-impl<B: Backend> Sc8<B> {
+impl<B: Ifma> Sc8<B> {
     /// The same scalar in every lane.
     #[inline(always)]
     pub fn splat(s: &Scalar) -> Self {

@@ -8,7 +8,7 @@
 //! step a gather from a 64-entry table of packed digits and a few shifts. u₁'s halves keep
 //! their signed odd windows over the static G tables (`crate::secp256k1::recode`).
 
-use super::field::Fe8;
+use super::lane_field::LaneField;
 use super::point::Aff8;
 use super::{Backend, LANES};
 use crate::secp256k1::eisenstein::{COLUMNS, Digit, ENTRIES, RESIDUES, first_digit, top_digit};
@@ -41,11 +41,11 @@ pub(crate) struct Schedule {
     pub retry: u8,
 }
 
-/// A joint digit packed for the lanes: bits 0..16 the offset of its x in [`LaneTable`]
-/// (lane 0), 16..32 that of its y, bit 32 negative, bit 33 non-zero, bits 40..48 and
-/// 48..56 the digit's a and b as 16 − a, 16 − b (so that the update adds, never
-/// subtracts).
-const fn pack(d: Option<Digit>) -> u64 {
+/// A joint digit packed for the lanes of a table of `limbs`-limb elements: bits 0..16 the
+/// offset of its x in [`LaneTable`] (lane 0), 16..32 that of its y, bit 32 negative, bit 33
+/// non-zero, bits 40..48 and 48..56 the digit's a and b as 16 − a, 16 − b (so that the
+/// update adds, never subtracts).
+const fn pack(d: Option<Digit>, limbs: usize) -> u64 {
     let (d, live) = match d {
         Some(d) => (d, 1),
         // A zero digit reads entry 0 and is not added.
@@ -59,20 +59,21 @@ const fn pack(d: Option<Digit>) -> u64 {
         ),
     };
     let (a, b) = if live == 1 { d.value() } else { (0, 0) };
-    LaneTable::offset(d.entry, d.rot)
-        | LaneTable::offset(d.entry, 3) << 16
+    offset(d.entry, d.rot, limbs)
+        | offset(d.entry, 3, limbs) << 16
         | (d.neg as u64) << 32
         | live << 33
         | ((16 - a) as u64) << 40
         | ((16 - b) as u64) << 48
 }
 
-/// [`RESIDUES`] packed, as the bytes [`Backend::gather`] reads.
-const PACKED: [u8; 64 * 8] = {
+/// [`RESIDUES`] packed for a table of `limbs`-limb elements, as the bytes
+/// [`Backend::gather`] reads (each field's `LaneField::DIGITS`).
+pub(crate) const fn packed(limbs: usize) -> [u8; 64 * 8] {
     let mut out = [0u8; 64 * 8];
     let mut c = 0;
     while c < 64 {
-        let w = pack(RESIDUES[c]).to_le_bytes();
+        let w = pack(RESIDUES[c], limbs).to_le_bytes();
         let mut i = 0;
         while i < 8 {
             out[c * 8 + i] = w[i];
@@ -81,7 +82,7 @@ const PACKED: [u8; 64 * 8] = {
         c += 1;
     }
     out
-};
+}
 
 /// 2⁶² − 1: the low part of a lane's a or b as hi·2⁶² + lo, lo in [0, 2⁶²] (a and b are
 /// below 2¹²⁵ in magnitude after column 0, so hi fits in an i64).
@@ -91,7 +92,19 @@ impl Schedule {
     /// The schedule of u₁·G + u₂·R in every lane; lanes whose recoding fails (never seen,
     /// and excluded by the bounds of `eisenstein` and `glv`) are marked for retry.
     #[inline(always)]
-    pub(crate) fn new<B: Backend>(u1: &[Scalar; LANES], u2: &[Scalar; LANES]) -> Self {
+    pub(crate) fn new<F: LaneField>(u1: &[Scalar; LANES], u2: &[Scalar; LANES]) -> Self {
+        Self::new_on::<F::B>(u1, u2, &F::DIGITS, F::LIMBS)
+    }
+
+    /// [`Schedule::new`] on backend `B` for a table of `limbs`-limb elements whose digits
+    /// are packed in `digits` ([`packed`]).
+    #[inline(always)]
+    fn new_on<B: Backend>(
+        u1: &[Scalar; LANES],
+        u2: &[Scalar; LANES],
+        digits: &[u8; 64 * 8],
+        limbs: usize,
+    ) -> Self {
         let mut s = Schedule {
             r_x: [[0; LANES]; COLUMNS],
             r_y: [[0; LANES]; COLUMNS],
@@ -103,34 +116,7 @@ impl Schedule {
             retry: 0,
         };
         // (a, b) after column 0, each as hi·2⁶² + lo.
-        let mut hi = [[0u64; LANES]; 2];
-        let mut lo = [[0u64; LANES]; 2];
-        for lane in 0..LANES {
-            let bit = 1u8 << lane;
-            let (Some((k1, k2)), Some((g, even))) =
-                (glv::split_lambda_halves(&u2[lane]), recode_g(&u1[lane]))
-            else {
-                s.retry |= bit;
-                continue;
-            };
-            let (d0, a, b) = first_digit(k1, k2);
-            s.set(0, lane, d0);
-            for (h, v) in [a, b].into_iter().enumerate() {
-                hi[h][lane] = (v >> 62) as i64 as u64;
-                lo[h][lane] = (v & LOW62 as i128) as u64;
-            }
-            for h in 0..2 {
-                for (col, &d) in g[h].iter().enumerate() {
-                    s.g_idx[h][col][lane] = (d.unsigned_abs() >> 1) as u64;
-                    if d < 0 {
-                        s.g_neg[h][col] |= bit;
-                    }
-                }
-                if even[h] {
-                    s.corr_g[h] |= bit;
-                }
-            }
-        }
+        let (hi, lo) = s.start_lanes(u1, u2, limbs);
         // Columns 1 ..= COLUMNS − 2, eight lanes a step: the digit of (a mod 8, b mod 8),
         // then a ← (a − d)/8 on hi·2⁶² + lo: lo ← (lo + 16 − d)/8 − 2 + (hi mod 8)·2⁵⁹
         // (exact: lo − d ≡ 0 mod 8), hi ← hi >> 3 (arithmetic), which keeps lo in
@@ -142,7 +128,7 @@ impl Schedule {
         let two = B::splat(2);
         for col in 1..COLUMNS - 1 {
             let class = B::or(B::shl::<3>(B::and(alo, seven)), B::and(blo, seven));
-            let rec = B::gather(&PACKED, class);
+            let rec = B::gather(digits, class);
             s.r_x[col] = B::store(B::add(B::and(rec, m16), lane_ids));
             s.r_y[col] = B::store(B::add(B::and(B::shr::<16>(rec), m16), lane_ids));
             s.r_neg[col] = !B::eq(B::and(rec, B::splat(1 << 32)), zero);
@@ -168,20 +154,75 @@ impl Schedule {
         }
         // The remainder is the last digit.
         let (ahi, alo, bhi, blo) = (B::store(ahi), B::store(alo), B::store(bhi), B::store(blo));
-        for lane in 0..LANES {
-            let join = |h: u64, l: u64| ((h as i64 as i128) << 62) + l as i128;
-
-            match top_digit(join(ahi[lane], alo[lane]), join(bhi[lane], blo[lane])) {
-                Some(d) => s.set(COLUMNS - 1, lane, d),
-                None => s.retry |= 1 << lane,
-            }
-        }
+        s.finish_lanes([ahi, bhi], [alo, blo], limbs);
         s
     }
 
-    /// Writes one lane's joint digit of column `col`.
-    fn set(&mut self, col: usize, lane: usize, d: Option<Digit>) {
-        let p = pack(d);
+    /// The scalar first step of every lane: u₂'s GLV halves and their joint digit of
+    /// column 0, u₁'s G windows; returns (a, b) after column 0 as hi·2⁶² + lo. Not generic
+    /// and not inlined: one copy serves every field's engine, with its callees (the GLV
+    /// split's rounding, the window recoding) inlined into it, as they were when one engine
+    /// alone called them.
+    #[inline(never)]
+    fn start_lanes(
+        &mut self,
+        u1: &[Scalar; LANES],
+        u2: &[Scalar; LANES],
+        limbs: usize,
+    ) -> ([[u64; LANES]; 2], [[u64; LANES]; 2]) {
+        let s = self;
+        let mut hi = [[0u64; LANES]; 2];
+        let mut lo = [[0u64; LANES]; 2];
+        for lane in 0..LANES {
+            let bit = 1u8 << lane;
+            let (Some((k1, k2)), Some((g, even))) =
+                (glv::split_lambda_halves(&u2[lane]), recode_g(&u1[lane]))
+            else {
+                s.retry |= bit;
+                continue;
+            };
+            let (d0, a, b) = first_digit(k1, k2);
+            s.set(0, lane, d0, limbs);
+            for (h, v) in [a, b].into_iter().enumerate() {
+                hi[h][lane] = (v >> 62) as i64 as u64;
+                lo[h][lane] = (v & LOW62 as i128) as u64;
+            }
+            for h in 0..2 {
+                for (col, &d) in g[h].iter().enumerate() {
+                    s.g_idx[h][col][lane] = (d.unsigned_abs() >> 1) as u64;
+                    if d < 0 {
+                        s.g_neg[h][col] |= bit;
+                    }
+                }
+                if even[h] {
+                    s.corr_g[h] |= bit;
+                }
+            }
+        }
+        (hi, lo)
+    }
+
+    /// The scalar last step of every lane: the remainder (a, b), given as hi·2⁶² + lo, is
+    /// the top column's digit (or the lane is marked for retry). Not generic and not
+    /// inlined, as [`Schedule::start_lanes`].
+    #[inline(never)]
+    fn finish_lanes(&mut self, hi: [[u64; LANES]; 2], lo: [[u64; LANES]; 2], limbs: usize) {
+        for lane in 0..LANES {
+            let join = |h: u64, l: u64| ((h as i64 as i128) << 62) + l as i128;
+            match top_digit(
+                join(hi[0][lane], lo[0][lane]),
+                join(hi[1][lane], lo[1][lane]),
+            ) {
+                Some(d) => self.set(COLUMNS - 1, lane, d, limbs),
+                None => self.retry |= 1 << lane,
+            }
+        }
+    }
+
+    /// Writes one lane's joint digit of column `col` (for a table of `limbs`-limb elements).
+    #[inline(always)]
+    fn set(&mut self, col: usize, lane: usize, d: Option<Digit>, limbs: usize) {
+        let p = pack(d, limbs);
         let bit = 1u8 << lane;
         self.r_x[col][lane] = (p & 0xFFFF) + lane as u64;
         self.r_y[col][lane] = (p >> 16 & 0xFFFF) + lane as u64;
@@ -190,34 +231,32 @@ impl Schedule {
     }
 }
 
-/// The table of the joint digits, laid out for gathers: word ((e·4 + c)·5 + k)·8 + lane
-/// holds limb k of coordinate c of entry e in that lane, c = 0, 1, 2 for x, βx, β²x (the
-/// entry times 1, ω, ω²) and 3 for y.
-pub(crate) struct LaneTable {
-    words: [u64; TABLE * 4 * 5 * LANES],
+/// Offset of limb 0 of coordinate `c` of `entry`, lane 0, in a [`LaneTable`] of
+/// `limbs`-limb elements.
+const fn offset(entry: u8, c: u8, limbs: usize) -> u64 {
+    ((entry as usize * 4 + c as usize) * limbs * LANES) as u64
 }
 
-impl LaneTable {
-    /// Offset of limb 0 of coordinate `c` of `entry`, lane 0.
-    const fn offset(entry: u8, c: u8) -> u64 {
-        ((entry as usize * 4 + c as usize) * 5 * LANES) as u64
-    }
+/// The table of the joint digits, laid out for gathers: word ((e·4 + c)·L + k)·8 + lane
+/// holds limb k (of the field's L) of coordinate c of entry e in that lane, c = 0, 1, 2 for
+/// x, βx, β²x (the entry times 1, ω, ω²) and 3 for y.
+pub(crate) struct LaneTable<F: LaneField> {
+    words: F::Table,
+}
 
+impl<F: LaneField> LaneTable<F> {
     /// The table of the affine points `pts` (in every lane), with their images under ω
     /// and ω² (β²x = −x − βx).
     #[inline(always)]
-    pub(crate) fn new<B: Backend>(pts: &[Aff8<B>; TABLE]) -> Self {
-        use super::field::Linear;
-        let mut words = [0u64; TABLE * 4 * 5 * LANES];
-        let beta = Fe8::splat(&FieldElement::BETA);
+    pub(crate) fn new(pts: &[Aff8<F>; TABLE]) -> Self {
+        use super::lane_field::Linear;
+        let mut words = F::new_table();
+        let beta = F::splat(&FieldElement::BETA);
         for (e, p) in pts.iter().enumerate() {
             let bx = p.x.mul(&beta);
             let b2x = p.x.neg_sub(&bx);
             for (c, coord) in [p.x, bx, b2x, p.y].iter().enumerate() {
-                for k in 0..5 {
-                    let at = ((e * 4 + c) * 5 + k) * LANES;
-                    words[at..at + LANES].copy_from_slice(&B::store(coord.0[k]));
-                }
+                coord.table_put(words.as_mut(), (e * 4 + c) * F::LIMBS * LANES);
             }
         }
         LaneTable { words }
@@ -226,10 +265,10 @@ impl LaneTable {
     /// Column `col`'s joint digit in every lane (negated where it is negative; lanes whose
     /// digit is zero get entry 0).
     #[inline(always)]
-    pub(crate) fn digit<B: Backend>(&self, sched: &Schedule, col: usize) -> Aff8<B> {
+    pub(crate) fn digit(&self, sched: &Schedule, col: usize) -> Aff8<F> {
         Aff8 {
-            x: Fe8(B::gather_limbs(&self.words, B::load(&sched.r_x[col]))),
-            y: Fe8(B::gather_limbs(&self.words, B::load(&sched.r_y[col]))),
+            x: F::table_get(self.words.as_ref(), F::B::load(&sched.r_x[col])),
+            y: F::table_get(self.words.as_ref(), F::B::load(&sched.r_y[col])),
         }
         .neg_lanes(sched.r_neg[col])
     }
@@ -238,6 +277,7 @@ impl LaneTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lanes::field::Fe8;
     use crate::lanes::portable::Portable;
     use crate::secp256k1::eisenstein;
     use crate::test_support::rng::splitmix64;
@@ -257,13 +297,13 @@ mod tests {
         }
         for group in scalars.chunks_exact(LANES) {
             let u: [Scalar; LANES] = group.try_into().unwrap();
-            let sched = Schedule::new::<Portable>(&u, &u);
+            let sched = Schedule::new::<Fe8<Portable>>(&u, &u);
             assert_eq!(sched.retry, 0);
             for (lane, ul) in u.iter().enumerate() {
                 let (k1, k2) = glv::split_lambda_halves(ul).unwrap();
                 let want = eisenstein::recode(k1, k2).unwrap();
                 for (col, d) in want.iter().enumerate() {
-                    let p = pack(*d);
+                    let p = pack(*d, 5);
                     assert_eq!(
                         sched.r_x[col][lane],
                         (p & 0xFFFF) + lane as u64,

@@ -5,15 +5,17 @@ use asmcrypto::internals::{BatchPath, recover_addresses_on};
 
 use crate::sig::Signed;
 
-/// Every batch path: one of each variant of [`BatchPath`]. [`BatchPath::Avx512Lanes`] is
-/// in the list on every CPU ([`run`] says where it cannot run). A new variant fails to
-/// compile here until it is listed.
+/// Every batch path: one of each variant of [`BatchPath`]. [`BatchPath::Avx512Lanes`] and
+/// [`BatchPath::Avx512FLanes`] are in the list on every CPU ([`run`] says where they cannot
+/// run). A new variant fails to compile here until it is listed.
 pub fn every() -> Vec<BatchPath> {
     let one_of_each = [
         BatchPath::Dispatched,
         BatchPath::Scalar,
         BatchPath::PortableLanes,
+        BatchPath::PortableLanes29,
         BatchPath::Avx512Lanes,
+        BatchPath::Avx512FLanes,
     ];
     // The match lists every variant, so a new one must be added above.
     for p in one_of_each {
@@ -21,7 +23,9 @@ pub fn every() -> Vec<BatchPath> {
             BatchPath::Dispatched
             | BatchPath::Scalar
             | BatchPath::PortableLanes
-            | BatchPath::Avx512Lanes => {}
+            | BatchPath::PortableLanes29
+            | BatchPath::Avx512Lanes
+            | BatchPath::Avx512FLanes => {}
         }
     }
     one_of_each.to_vec()

@@ -19,8 +19,10 @@
 //!
 //! Exits with status 1 on any disagreement or panic, after printing the first few in hex.
 //! Every round is seeded from (seed, thread, round), so `--replay` reruns one round alone
-//! (`--dump` prints its inputs). Run it a second time with `ASMCRYPTO_BACKEND=scalar` to
-//! put the dispatched batch functions on the non-AVX-512 paths as well. `--self-test`
+//! (`--dump` prints its inputs). Run it again with `ASMCRYPTO_BACKEND=avx512f` and
+//! `ASMCRYPTO_BACKEND=scalar` to put the dispatched batch functions on those paths as well
+//! (the lane engines' own rows run natively whatever the variable says, where the CPU has
+//! their features). `--self-test`
 //! corrupts some expected results and adds a panicking call, to show both are caught.
 //! `--only KIND` draws every input of one kind of the mix (`--only boundary`: the boundary
 //! scalars alone; `--help` lists the kinds).
@@ -49,7 +51,7 @@ fn round_seed(seed: u64, thread: u64, round: u64) -> u64 {
 // Checks
 // ---------------------------------------------------------------------------------------
 
-const FN_NAMES: [&str; 13] = [
+const FN_NAMES: [&str; 15] = [
     "recover_public_key",
     "recover_address",
     "ecrecover_public_key",
@@ -60,6 +62,8 @@ const FN_NAMES: [&str; 13] = [
     "BatchPath::Scalar",
     "BatchPath::PortableLanes",
     "BatchPath::Avx512Lanes",
+    "BatchPath::PortableLanes29",
+    "BatchPath::Avx512FLanes",
     "keccak256",
     "Keccak256 (incremental)",
     "keccak256_batch",
@@ -70,9 +74,9 @@ const F_EC_KEY: usize = 2;
 const F_EC: usize = 3;
 const F_PRE: usize = 4;
 const F_BATCH: usize = 5;
-const F_KECCAK: usize = 10;
-const F_KECCAK_INC: usize = 11;
-const F_KECCAK_BATCH: usize = 12;
+const F_KECCAK: usize = 12;
+const F_KECCAK_INC: usize = 13;
+const F_KECCAK_BATCH: usize = 14;
 
 /// The row of a batch path in [`FN_NAMES`].
 fn path_row(path: BatchPath) -> usize {
@@ -81,6 +85,8 @@ fn path_row(path: BatchPath) -> usize {
         BatchPath::Scalar => 7,
         BatchPath::PortableLanes => 8,
         BatchPath::Avx512Lanes => 9,
+        BatchPath::PortableLanes29 => 10,
+        BatchPath::Avx512FLanes => 11,
     }
 }
 
@@ -444,12 +450,13 @@ fn run_round(
         });
         if portable_group && start == 0 {
             ck.path(BatchPath::PortableLanes, &cases, &idx, &group);
+            ck.path(BatchPath::PortableLanes29, &cases, &idx, &group);
         }
     }
     // Every other batch path on the whole round.
     let inputs: Vec<Signed> = cases.iter().map(Case::signed).collect();
     for path in paths::every() {
-        if path != BatchPath::PortableLanes {
+        if !matches!(path, BatchPath::PortableLanes | BatchPath::PortableLanes29) {
             ck.path(path, &cases, &all, &inputs);
         }
     }

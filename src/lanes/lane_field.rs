@@ -1,0 +1,272 @@
+//! The lane field: GF(p) on eight lanes, as a backend provides it.
+//!
+//! Each multiplier wants its own limbs: IFMA multiplies 52-bit limbs (`field::Fe8`, five
+//! per element), `vpmuludq` 32-bit ones (`field29::Fe29`, nine 29-bit limbs). The point
+//! formulas, the schedule and the recovery above are written once against this trait, as
+//! curve25519-dalek writes its vector point formulas once over its AVX2 and IFMA fields.
+//!
+//! A field has two forms. `Self` is **reduced**: the only thing multiplied. `Unreduced` is a
+//! product whose last carry pass is still pending, which only the linear operations take;
+//! they finish it in their own reduction (a field without such a form names `Self`). The
+//! linear combinations ([`Linear`]) accept either form and end with one reduction each.
+
+use super::recover::Input8;
+use super::{Backend, LANES};
+use crate::secp256k1::field::FieldElement;
+use crate::secp256k1::scalar::Scalar;
+
+/// Eight lanes of GF(p) in a backend's own representation.
+pub(crate) trait LaneField: Operand<F = Self> + Copy {
+    /// The vector backend.
+    type B: Backend;
+    /// The limbs as the linear operations take them (a reduced or unreduced element's).
+    type Wide: Copy;
+    /// A product before its last carry pass.
+    type Unreduced: Operand<F = Self>;
+    /// Storage for a lane table of `schedule::TABLE · 4` coordinates (each limb of each
+    /// coordinate a row of [`LANES`] words).
+    type Table: AsRef<[u64]> + AsMut<[u64]>;
+    /// Limbs per element: a coordinate's rows in a lane table.
+    const LIMBS: usize;
+    /// The joint digits packed with their offsets in this field's lane table
+    /// (`schedule::packed(LIMBS)`).
+    const DIGITS: [u8; 64 * 8];
+
+    /// A zeroed lane table.
+    fn new_table() -> Self::Table;
+    /// Writes the limbs at `at`, `at + LANES`, … of a lane table.
+    fn table_put(&self, words: &mut [u64], at: usize);
+    /// Lane i from the element whose first limb is at word `idx[i]` of a lane table.
+    fn table_get(words: &[u64], idx: <Self::B as Backend>::V) -> Self;
+
+    /// The same constant in every lane.
+    fn splat(c: &FieldElement) -> Self;
+    /// From four vectors of little-endian 64-bit words (value below 2²⁵⁶ in each lane).
+    fn from_words(w: [<Self::B as Backend>::V; 4]) -> Self;
+    /// To four vectors of little-endian 64-bit words; requires a canonical value (the
+    /// output of [`LaneField::normalize`]).
+    fn to_words(self) -> [<Self::B as Backend>::V; 4];
+
+    /// `self · other`.
+    fn mul(&self, other: &Self) -> Self;
+    /// `self²`.
+    fn sqr(&self) -> Self;
+    /// `self · other` before its last carry pass, for a linear operation to finish.
+    fn mul_unreduced(&self, other: &Self) -> Self::Unreduced;
+    /// `self²` before its last carry pass, for a linear operation to finish.
+    fn sqr_unreduced(&self) -> Self::Unreduced;
+
+    /// The canonical representative (below p) of every lane.
+    fn normalize(&self) -> Self;
+    /// Lanes whose element is ≡ 0 (mod p).
+    fn is_zero(&self) -> u8;
+    /// Lanes whose canonical value is odd.
+    fn is_odd(&self) -> u8;
+    /// Lane i from `a` where bit i of `mask` is set, else from `b`.
+    fn select(mask: u8, a: &Self, b: &Self) -> Self;
+    /// Lane i from lane `i ^ K` (K = 1, 2 or 4).
+    fn swap_lanes<const K: usize>(&self) -> Self;
+
+    /// `a + b`.
+    fn lin_add(a: Self::Wide, b: Self::Wide) -> Self;
+    /// `a − 2^K·b` (K ≤ 3).
+    fn lin_sub_shl<const K: u32>(a: Self::Wide, b: Self::Wide) -> Self;
+    /// `−a`.
+    fn lin_neg(a: Self::Wide) -> Self;
+    /// `a · 2^N` (N ≤ 3).
+    fn lin_shl<const N: u32>(a: Self::Wide) -> Self;
+    /// `3·a`.
+    fn lin_triple(a: Self::Wide) -> Self;
+    /// `2^K·a − b` (K ≤ 3).
+    fn lin_shl_sub<const K: u32>(a: Self::Wide, b: Self::Wide) -> Self;
+    /// `−a − b`.
+    fn lin_neg_sub(a: Self::Wide, b: Self::Wide) -> Self;
+    /// `a − b − 2·c`.
+    fn lin_sub_sub_dbl(a: Self::Wide, b: Self::Wide, c: Self::Wide) -> Self;
+
+    /// u₁ = −m·r⁻¹ and u₂ = s·r⁻¹ mod n for the lanes of `inp` (r = the dummy's Gx, s = 2,
+    /// m = 1 where bit i of `valid` is clear). The scalars go with the field because they
+    /// use the same multiplier: IFMA lanes in Montgomery form, or the scalar core.
+    fn recovery_scalars(inp: &Input8, valid: u8) -> ([Scalar; LANES], [Scalar; LANES]);
+
+    /// Lanes where `self ≡ other`.
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> u8 {
+        self.sub(other).is_zero()
+    }
+
+    /// Inverts all eight lanes with one scalar inversion: a product tree across the lanes
+    /// (three multiplication layers, which also yield each lane's product of the other
+    /// seven), one safegcd inversion of the total, and one layer of eight products.
+    /// Lanes holding 0 come back as garbage and must be excluded by the caller's status;
+    /// they are replaced by 1 before the tree so the other lanes stay correct.
+    #[inline(always)]
+    fn invert_lanes(&self) -> Self {
+        let one = Self::splat(&FieldElement::ONE);
+        let z = Self::select(self.is_zero(), &one, self);
+        let s1 = z.swap_lanes::<1>();
+        let a1 = z.mul(&s1); // z_i · z_{i^1}
+        let s2 = a1.swap_lanes::<2>();
+        let a2 = a1.mul(&s2); // product of the aligned group of 4
+        let e2 = s1.mul(&s2); // product of that group except z_i
+        let s4 = a2.swap_lanes::<4>();
+        let a3 = a2.mul(&s4); // product of all 8 (in every lane)
+        let e3 = e2.mul(&s4); // product of all but z_i
+        let w = a3.normalize().to_words();
+        let total = [
+            Self::B::store(w[0])[0],
+            Self::B::store(w[1])[0],
+            Self::B::store(w[2])[0],
+            Self::B::store(w[3])[0],
+        ];
+        let inv = FieldElement::from_u64x4(total).inv();
+        Self::splat(&inv).mul(&e3)
+    }
+
+    /// From eight scalar elements (lane i = `v[i]`).
+    #[cfg(test)]
+    fn from_lanes(v: &[FieldElement; LANES]) -> Self {
+        let mut w = [[0u64; LANES]; 4];
+        for (i, fe) in v.iter().enumerate() {
+            let x = fe.to_u64x4();
+            for k in 0..4 {
+                w[k][i] = x[k];
+            }
+        }
+        Self::from_words(w.map(|a| Self::B::load(&a)))
+    }
+
+    /// The canonical value of each lane as a scalar element.
+    #[cfg(test)]
+    fn to_lanes(self) -> [FieldElement; LANES] {
+        let w = self.normalize().to_words().map(Self::B::store);
+        core::array::from_fn(|i| FieldElement::from_u64x4([w[0][i], w[1][i], w[2][i], w[3][i]]))
+    }
+}
+
+/// An operand of the linear operations: a field's reduced or unreduced element.
+pub(crate) trait Operand: Copy {
+    /// The field.
+    type F: LaneField;
+    /// The limbs.
+    fn wide(&self) -> <Self::F as LaneField>::Wide;
+}
+
+/// Linear combinations of reduced and unreduced elements, each with a single reduction at
+/// the end (the field's `lin_*` functions).
+pub(crate) trait Linear: Operand {
+    /// `self + other`.
+    #[inline(always)]
+    fn add(&self, other: &impl Operand<F = Self::F>) -> Self::F {
+        Self::F::lin_add(self.wide(), other.wide())
+    }
+    /// `self − other`.
+    #[inline(always)]
+    fn sub(&self, other: &impl Operand<F = Self::F>) -> Self::F {
+        Self::F::lin_sub_shl::<0>(self.wide(), other.wide())
+    }
+    /// `−self`.
+    #[inline(always)]
+    fn neg(&self) -> Self::F {
+        Self::F::lin_neg(self.wide())
+    }
+    /// `self · 2^N` for N ≤ 3.
+    #[inline(always)]
+    fn shl<const N: u32>(&self) -> Self::F {
+        Self::F::lin_shl::<N>(self.wide())
+    }
+    /// `3·self`.
+    #[inline(always)]
+    fn triple(&self) -> Self::F {
+        Self::F::lin_triple(self.wide())
+    }
+    /// `2^K·self − other` (K ≤ 3).
+    #[inline(always)]
+    fn shl_sub<const K: u32>(&self, other: &impl Operand<F = Self::F>) -> Self::F {
+        Self::F::lin_shl_sub::<K>(self.wide(), other.wide())
+    }
+    /// `self − 2^K·other` (K ≤ 3).
+    #[inline(always)]
+    fn sub_shl<const K: u32>(&self, other: &impl Operand<F = Self::F>) -> Self::F {
+        Self::F::lin_sub_shl::<K>(self.wide(), other.wide())
+    }
+    /// `−self − other`.
+    #[inline(always)]
+    fn neg_sub(&self, other: &impl Operand<F = Self::F>) -> Self::F {
+        Self::F::lin_neg_sub(self.wide(), other.wide())
+    }
+    /// `self − b − 2·c`.
+    #[inline(always)]
+    fn sub_sub_dbl(&self, b: &impl Operand<F = Self::F>, c: &impl Operand<F = Self::F>) -> Self::F {
+        Self::F::lin_sub_sub_dbl(self.wide(), b.wide(), c.wide())
+    }
+}
+
+impl<T: Operand> Linear for T {}
+
+/// `K` independent elements of eight lanes, multiplied side by side: `K` dependency
+/// chains in one instruction stream. A long chain of products such as the square root's
+/// (266 of them, each waiting for the last) is bound by the multiply's latency; two chains
+/// let the core overlap them.
+#[derive(Clone, Copy)]
+pub(crate) struct Chains<F: LaneField, const K: usize>(pub [F; K]);
+
+impl<F: LaneField, const K: usize> Chains<F, K> {
+    /// Every chain squared.
+    #[inline(always)]
+    fn sqr(&self) -> Self {
+        let mut r = self.0;
+        for x in r.iter_mut() {
+            *x = x.sqr();
+        }
+        Chains(r)
+    }
+
+    /// Every chain squared `n` times.
+    #[inline(always)]
+    fn sqr_n(&self, n: u32) -> Self {
+        let mut r = *self;
+        for _ in 0..n {
+            r = r.sqr();
+        }
+        r
+    }
+
+    /// Chain by chain products.
+    #[inline(always)]
+    fn mul(&self, other: &Self) -> Self {
+        let mut r = self.0;
+        for (x, y) in r.iter_mut().zip(&other.0) {
+            *x = x.mul(y);
+        }
+        Chains(r)
+    }
+
+    /// Square roots: in each chain, r with r² = the element in the lanes of the returned
+    /// mask (where it is a square); other lanes hold garbage. Same addition chain as the
+    /// scalar `FieldElement::sqrt`: 253 squarings and 13 multiplications.
+    #[inline(always)]
+    pub fn sqrt(&self) -> (Self, [u8; K]) {
+        let a = self;
+        let x2 = a.sqr().mul(a);
+        let x3 = x2.sqr().mul(a);
+        let x6 = x3.sqr_n(3).mul(&x3);
+        let x9 = x6.sqr_n(3).mul(&x3);
+        let x11 = x9.sqr_n(2).mul(&x2);
+        let x22 = x11.sqr_n(11).mul(&x11);
+        let x44 = x22.sqr_n(22).mul(&x22);
+        let x88 = x44.sqr_n(44).mul(&x44);
+        let x176 = x88.sqr_n(88).mul(&x88);
+        let x220 = x176.sqr_n(44).mul(&x44);
+        let x223 = x220.sqr_n(3).mul(&x3);
+        let t = x223.sqr_n(23).mul(&x22);
+        let t = t.sqr_n(6).mul(&x2);
+        let r = t.sqr_n(2);
+        let back = r.sqr();
+        let mut ok = [0u8; K];
+        for ((o, b), x) in ok.iter_mut().zip(&back.0).zip(&a.0) {
+            *o = b.eq(x);
+        }
+        (r, ok)
+    }
+}
