@@ -11,7 +11,7 @@ use crate::lanes::portable::Portable as LanePortable;
 use crate::lanes::schedule::Schedule;
 use crate::secp256k1::eisenstein::{self, COLUMNS, W, digit_value};
 use crate::secp256k1::glv::{self, Half};
-use crate::secp256k1::recode::{G_DIGITS, recode_g};
+use crate::secp256k1::recode::recode_g;
 use crate::secp256k1::scalar::Scalar;
 use asmcrypto_testkit::boundary as bd;
 use asmcrypto_testkit::{SplitMix64, from_be, n, to_be32};
@@ -134,8 +134,7 @@ fn lanes_schedule_at_the_boundaries() {
             }
             let (g, even) = recode_g(&u1[lane]).expect("fits");
             for h in 0..2 {
-                for col in 0..G_DIGITS {
-                    let d = g[h][col];
+                for (col, &d) in g[h].iter().enumerate() {
                     assert_eq!(s.g_idx[h][col][lane], (d.unsigned_abs() >> 1) as u64);
                     assert_eq!(s.g_neg[h][col] >> lane & 1 == 1, d < 0);
                 }

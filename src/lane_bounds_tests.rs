@@ -100,7 +100,8 @@ fn lane_field_at_its_limb_bounds() {
         check_reduced(&fa.sqr(), |i| v(&ra, i) * v(&ra, i), "sqr");
         let prod = |i: usize| v(&ra, i) * v(&rb, i);
         let square = |i: usize| v(&ra, i) * v(&ra, i);
-        let products: [(Unreduced8<B>, &dyn Fn(usize) -> BigUint); 2] = [
+        type Want<'a> = &'a dyn Fn(usize) -> BigUint;
+        let products: [(Unreduced8<B>, Want); 2] = [
             (fa.mul_unreduced(&fb), &prod),
             (fa.sqr_unreduced(), &square),
         ];

@@ -529,7 +529,8 @@ mod tests {
             let (fa, fb) = (pack(a), pack(b));
             // A multiple of p above every value, so that the oracles never go negative.
             let kp = &p << 20u32;
-            let checks: [(F, &dyn Fn(&BigUint, &BigUint) -> BigUint); 13] = [
+            type Want<'a> = &'a dyn Fn(&BigUint, &BigUint) -> BigUint;
+            let checks: [(F, Want); 13] = [
                 (fa.mul(&fb), &|x, y| x * y),
                 (fa.sqr(), &|x, _| x * x),
                 (fa.add(&fb), &|x, y| x + y),
