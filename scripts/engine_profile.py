@@ -48,7 +48,7 @@ def run(elf, sym):
     n = sum(hist.values())
     print(f"instructions: {n}", file=sys.stderr)
     with open(os.environ["BX_PROFILE_OUT"], "a") as f:
-        f.write(json.dumps({hex(k): v for k, v in hist.items()}) + "\n")
+        f.write(json.dumps({"sym": sym, "hist": {hex(k): v for k, v in hist.items()}}) + "\n")
     out = struct.pack("<Q", rax) + b"".join(m.read(a, n) for a, n in bufs)
     sys.stdout.buffer.write(out); sys.stdout.buffer.flush()
 
@@ -115,12 +115,20 @@ def classify(frames, marks):
     return "entry, parse glue, other"
 
 def report(elf, hist_path, root):
-    hist = Counter()
-    runs = 0
+    # One table per engine entry (the C-ABI symbol each emulated call ran), over its calls.
+    hists, runs = defaultdict(Counter), Counter()
     for line in open(hist_path):
-        runs += 1
-        for k, v in json.loads(line).items():
-            hist[int(k, 16)] += v
+        rec = json.loads(line)
+        sym, h = rec.get("sym", "recover8"), rec.get("hist", rec)
+        runs[sym] += 1
+        for k, v in h.items():
+            hists[sym][int(k, 16)] += v
+    for sym in hists:
+        print(f"== {sym}")
+        report_one(elf, hists[sym], runs[sym], root)
+        print()
+
+def report_one(elf, hist, runs, root):
     addrs = sorted(hist)
     p = subprocess.run(["addr2line", "-e", elf, "-a", "-f", "-i", "-C"],
                        input="\n".join(hex(a) for a in addrs), capture_output=True, text=True, check=True)

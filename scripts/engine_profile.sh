@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The 8-lane AVX-512 engine's emulated instructions per signature, by phase: the tool
+# The 8-lane AVX-512 engines' emulated instructions per signature, by phase, a table per
+# engine (avx512-ifma, then avx512f): the tool
 # `avx512_instructions` (one group of eight real signatures) run under the BochsCPU
 # emulator with a runner that counts every executed address (scripts/engine_profile.py),
 # then each address attributed through its inlined source frames (addr2line) to a phase
