@@ -11,10 +11,12 @@
 # counters included) does not come back.
 #
 # Counted only on a CPU that has what they need (printed when left out): the files of
-# NEEDS below. The AVX-512 code in other files (the engine's target-feature entries in
-# lanes/recover.rs, the 8-way Keccak in keccak/batch.rs, dispatch branches) stays counted
-# everywhere: a machine without AVX-512 IFMA misses it, so its floors are lower (the
-# difference measured, doc/reliability.md).
+# NEEDS below. The AVX-512 code in other files (both engines' target-feature entries in
+# lanes/recover.rs, their `Engine` impls in batch/lanes8.rs and the native tests there,
+# the 8-way Keccak in keccak/batch.rs, dispatch branches) stays counted everywhere: a
+# machine without AVX-512 IFMA misses some of it, one without AVX-512 F all of it, so its
+# floors are lower (the difference measured, doc/reliability.md). src/lanes/avx512.rs
+# holds both engines' intrinsics (IFMA and `vpmuludq`) and needs IFMA to be run whole.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

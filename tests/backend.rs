@@ -1,6 +1,7 @@
 //! What `backend()` and `backend_details()` report, against the CPU's own feature flags
 //! (x86-64; `tests/batch_paths.rs` checks the other architectures), and under
-//! `ASMCRYPTO_BACKEND=scalar` (CI runs this file both ways).
+//! `ASMCRYPTO_BACKEND` (CI runs this file unset and with `scalar`; `avx512f`, `avx2` and
+//! `avx512-ifma` are checked the same way when set).
 
 #[cfg(target_arch = "x86_64")]
 #[test]
@@ -12,6 +13,28 @@ fn details_match_the_cpu() {
     if forced_scalar {
         assert_eq!(d.batch, "scalar", "{d}");
     }
+    // The batch path: the first, from the one requested on (avx512-ifma, avx512f, scalar;
+    // `avx2` names scalar), that the CPU has.
+    let f_bw = has!("avx512f") && has!("avx512bw");
+    let has_path = [f_bw && has!("avx512ifma"), f_bw, true];
+    let from = match std::env::var("ASMCRYPTO_BACKEND").as_deref() {
+        Ok("avx512f") => 1,
+        Ok("scalar" | "avx2") => 2,
+        _ => 0,
+    };
+    let want = (from..3)
+        .find(|&i| has_path[i])
+        .expect("scalar is always there");
+    assert_eq!(d.batch, ["avx512-ifma", "avx512f", "scalar"][want], "{d}");
+    // The 8-way Keccak goes with the AVX-512 engines, the 4-way one with AVX2 otherwise.
+    let keccak_batch = if d.batch != "scalar" {
+        "avx512"
+    } else if has!("avx2") {
+        "avx2"
+    } else {
+        "scalar"
+    };
+    assert_eq!(d.keccak_batch, keccak_batch, "{d}");
     assert_eq!(d.field == "mulx-adx", has!("bmi2") && has!("adx"), "{d}");
     assert_eq!(d.keccak == "andn", has!("bmi1"), "{d}");
     assert!(!d.keccak_batch.is_empty());

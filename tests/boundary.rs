@@ -169,12 +169,13 @@ fn boundary_u2_with_keys_at_infinity_and_at_g() {
     check_batches(&cases, "boundary u2, degenerate keys");
 }
 
-/// The AVX-512 engine under the emulator (machines without AVX-512, `BXRUN` set, feature
-/// `emu`) on the boundary u₂ cases: every lane as `recover_address` gives, and every
-/// lane with a key finished by the engine itself.
+/// Both AVX-512 engines (avx512-ifma, and avx512f without IFMA) under the emulator
+/// (machines without AVX-512, `BXRUN` set, feature `emu`) on the boundary u₂ cases: every
+/// lane as `recover_address` gives, and every lane with a key finished by the engine
+/// itself.
 #[cfg(all(feature = "emu", target_arch = "x86_64"))]
 #[test]
-fn boundary_u2_on_the_emulated_avx512_engine() {
+fn boundary_u2_on_the_emulated_avx512_engines() {
     use asmcrypto::internals::emu;
     if !emu::available() {
         eprintln!("skipped: BXRUN not set (no emulated run)");
@@ -194,15 +195,21 @@ fn boundary_u2_on_the_emulated_avx512_engine() {
         .map(|g| core::array::from_fn(|i| g[i].signed(false)))
         .collect();
     assert!(groups.len() >= 8);
-    let run = emu::recover8_emulated(&groups, false);
-    for ((g, got), done) in chosen.chunks_exact(8).zip(&run.results).zip(&run.finished) {
-        for (i, c) in g.iter().enumerate() {
-            assert_eq!(got[i], c.key.map(|k| address_of_key(&k)), "{}", c.what);
-            assert!(
-                done[i],
-                "lane {i} handed back to the scalar core: {}",
-                c.what
-            );
+    for (engine, run) in [
+        ("avx512-ifma", emu::recover8_emulated(&groups, false)),
+        ("avx512f", emu::recover8_emulated_avx512f(&groups, false)),
+    ] {
+        assert_eq!(run.results.len(), groups.len(), "{engine}");
+        for ((g, got), done) in chosen.chunks_exact(8).zip(&run.results).zip(&run.finished) {
+            for (i, c) in g.iter().enumerate() {
+                let want = c.key.map(|k| address_of_key(&k));
+                assert_eq!(got[i], want, "{engine}: {}", c.what);
+                assert!(
+                    done[i],
+                    "{engine}: lane {i} handed back to the scalar core: {}",
+                    c.what
+                );
+            }
         }
     }
 }

@@ -65,7 +65,7 @@ def _recover_addresses(
     /,
 ) -> tuple[bytes | bytearray, bytes | bytearray]: ...
 def backend() -> str:
-    """The batch path this CPU takes: "avx512-ifma" or "scalar"."""
+    """The batch path this CPU takes: "avx512-ifma", "avx512f" or "scalar"."""
 
 def backend_details() -> str:
     """Every choice made from the CPU, as one line."""

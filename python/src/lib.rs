@@ -444,8 +444,9 @@ fn _recover_addresses<'py>(
     }
 }
 
-/// The batch path this CPU takes: "avx512-ifma" or "scalar" (ASMCRYPTO_BACKEND=scalar in
-/// the environment before the first call selects "scalar").
+/// The batch path this CPU takes: "avx512-ifma", "avx512f" or "scalar"
+/// (ASMCRYPTO_BACKEND=scalar in the environment before the first call selects "scalar",
+/// ASMCRYPTO_BACKEND=avx512f the AVX-512 engine without IFMA where the CPU has AVX-512 F).
 #[pyfunction]
 fn backend() -> &'static str {
     asmcrypto::backend()

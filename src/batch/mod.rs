@@ -2,7 +2,7 @@
 //! the spread over threads.
 //!
 //! - [`lanes8`]: eight signatures through the 8-lane engine (`crate::lanes`), on
-//!   AVX-512 IFMA.
+//!   AVX-512 IFMA (5×52 field) or on AVX-512 F without IFMA (9×29 field).
 //! - [`scalar`]: the scalar core's batch path for every other CPU: the single path's
 //!   Strauss loop per signature, with the parse, the lift, the inversions and the hashing
 //!   shared across the batch.
@@ -19,8 +19,9 @@ use crate::lanes::LANES;
 /// One (message hash, r ‖ s ‖ v signature) pair.
 pub(crate) type Signed = ([u8; 32], [u8; 65]);
 
-/// Recovers the addresses of eight signatures at once: on CPUs with AVX-512 IFMA the eight
-/// run in lockstep in vector registers; elsewhere each goes through the scalar core.
+/// Recovers the addresses of eight signatures at once: on CPUs with AVX-512 (F and BW, with
+/// or without IFMA) the eight run in lockstep in vector registers; elsewhere each goes
+/// through the scalar core.
 ///
 /// Lane by lane, the result is exactly what [`recover_address`](crate::recover_address)
 /// returns for that input: an invalid lane gets its own `Err` and never disturbs the others.
@@ -44,8 +45,9 @@ pub fn recover_addresses_batch(inputs: &[([u8; 32], [u8; 65]); 8]) -> [Result<[u
 ///
 /// Every input is parsed first, and only those that can recover go on: a refused input
 /// (bad v, r or s) costs its parse, one whose r is no x-coordinate its share of a square
-/// root. With AVX-512 IFMA, the rest go through the 8-lane engine packed eight to a group
-/// (a remainder of two or more as one group with idle lanes, a single one as below).
+/// root. With AVX-512, the rest go through the 8-lane engine packed eight to a group (a
+/// remainder of two or more, six or more without IFMA, as one group with idle lanes, a
+/// shorter one as below).
 /// Elsewhere each runs the single-signature Strauss loop, with the square roots side by
 /// side and r⁻¹, the final 1/Z and Keccak shared across the batch (a single input runs as
 /// [`recover_address`](crate::recover_address) does). With the `parallel` feature, long

@@ -1,10 +1,14 @@
-//! The AVX-512 lane backend: one `__m512i` per vector, IFMA for the 52-bit multiplies.
+//! The AVX-512 lane backend: one `__m512i` per vector; IFMA for the 5×52 field's
+//! multiplies ([`Ifma`], the avx512-ifma engine), `vpmuludq` for the 9×29 field's
+//! ([`Mul32`], AVX-512 F alone: the avx512f engine).
 //!
 //! Every operation is an `#[inline(always)]` wrapper around one or two intrinsics. They
 //! carry no `#[target_feature]` themselves; they are only ever inlined into the entry
-//! points in `entry`, which are compiled with [`FEATURES`] and only called after
-//! `crate::dispatch` has confirmed the CPU supports them. Only AVX-512 F, BW and IFMA are
-//! used (all of which the BochsCPU emulator in `../shared/emu` implements).
+//! points in `crate::lanes::recover` and `crate::keccak::batch`, which are compiled with
+//! [`FEATURES`] (the avx512f engine's and the 8-way Keccak's with AVX-512 F and BW alone)
+//! and only called after `crate::dispatch` has confirmed the CPU supports them. Only
+//! AVX-512 F, BW and IFMA are used (all of which the BochsCPU emulator in `../shared/emu`
+//! implements).
 
 use super::{Backend, Ifma, LANES, Mul32};
 use core::arch::x86_64::*;

@@ -407,9 +407,9 @@ impl<B: Mul32> LaneField for Fe29<B> {
     }
 
     /// On the scalar core, lane by lane: the eight r⁻¹ by one shared inversion
-    /// (Montgomery's trick: 21 products and one safegcd inversion), then u₁ and u₂. About
-    /// 40 scalar products per group, a few per cent of the group's time (measured in
-    /// `doc/benchmarks.md`, issue 25).
+    /// (Montgomery's trick: 21 products and one safegcd inversion), then u₁ and u₂: about
+    /// 40 scalar products and one inversion per group (not timed on their own; the whole
+    /// group is, in `doc/benchmarks.md`, issue 25).
     #[inline(always)]
     fn recovery_scalars(inp: &Input8, valid: u8) -> ([Scalar; LANES], [Scalar; LANES]) {
         let dummy_r = Scalar::from_words(G.x.normalize().to_u64x4());
