@@ -34,6 +34,7 @@ pub(crate) const PADDED_TAIL_MIN: usize = 2;
 /// about 5.5 signatures on the scalar core (measured on AMD Zen 5 with
 /// `ASMCRYPTO_BACKEND=avx512f`: 93 µs against 16.5–17.5 µs): a remainder of six or more
 /// is cheaper as a group.
+#[cfg(target_arch = "x86_64")]
 pub(crate) const PADDED_TAIL_MIN_AVX512F: usize = 6;
 
 /// The engine's two passes on one lane backend.
