@@ -519,9 +519,9 @@ impl FieldElement {
 ///
 /// Code generic over this trait is compiled once per implementation, so a whole computation
 /// (one recovery) chooses its multiply once and its loops hold that one alone:
-/// [`Checked`] tests the CPU at every call (what [`FieldElement::mul`] does), [`Portable`]
-/// is plain Rust on every CPU, [`MulxAdx`] (x86-64) is the BMI2/ADX assembly, which only
-/// a CPU check can hand out, and [`Arm64`] (aarch64) is the aarch64 assembly, which every
+/// `Checked` tests the CPU at every call (what [`FieldElement::mul`] does), `Portable`
+/// is plain Rust on every CPU, `MulxAdx` (x86-64) is the BMI2/ADX assembly, which only
+/// a CPU check can hand out, and `Arm64` (aarch64) is the aarch64 assembly, which every
 /// aarch64 CPU runs.
 pub trait FieldMul: Copy {
     /// `a · b` mod p (weakly reduced).
