@@ -96,9 +96,24 @@ fn check_on(paths: &[BatchPath], v: &[Signed], what: &str) -> Vec<Result<[u8; 20
     expected
 }
 
-/// Every path on `v` against the scalar core.
+/// The two portable lane engines (plain Rust: the slowest paths).
+const PORTABLE: [BatchPath; 2] = [BatchPath::PortableLanes, BatchPath::PortableLanes29];
+
+/// Under coverage instrumentation (`cfg(coverage)`, which cargo-llvm-cov sets) the
+/// portable engines' lane loops run about two orders of magnitude slower than in the plain
+/// test build: there the long sweeps below (every length, every rotation, the large
+/// batches) leave them out, and the tests that reach the same code on fewer inputs (the
+/// libsecp256k1 comparison, the hostile mix, the k256 property test, 16 groups of the
+/// 10,240) still run them. The plain `cargo test` runs every sweep on every path.
+const SWEEP_PORTABLE: bool = !cfg!(coverage);
+
+/// Every path on `v` against the scalar core (the portable engines left out under
+/// coverage instrumentation: [`SWEEP_PORTABLE`]).
 fn check(v: &[Signed], what: &str) -> Vec<Result<[u8; 20], Error>> {
-    let every = every();
+    let every: Vec<BatchPath> = every()
+        .into_iter()
+        .filter(|p| SWEEP_PORTABLE || !PORTABLE.contains(p))
+        .collect();
     assert!(every.len() >= 4);
     check_on(&every, v, what)
 }
@@ -138,8 +153,9 @@ fn published_vectors_at_every_length_and_lane_position() {
 fn ten_thousand_signatures_through_every_path() {
     let v = inputs(1, 10_240);
     // The portable engines (plain Rust, the slowest paths) on the first 400 groups of
-    // eight only, below.
-    let portable = [BatchPath::PortableLanes, BatchPath::PortableLanes29];
+    // eight only (16 under coverage instrumentation: [`SWEEP_PORTABLE`]), below.
+    let portable = PORTABLE;
+    let portable_groups = if SWEEP_PORTABLE { 400 } else { 16 };
     let fast: Vec<BatchPath> = every()
         .into_iter()
         .filter(|p| !portable.contains(p))
@@ -154,7 +170,7 @@ fn ten_thousand_signatures_through_every_path() {
     for (i, (g, w)) in v
         .chunks_exact(8)
         .zip(expected.chunks_exact(8))
-        .take(400)
+        .take(portable_groups)
         .enumerate()
     {
         let got = check_on(&portable, g, &format!("group {i}"));
