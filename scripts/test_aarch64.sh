@@ -39,6 +39,11 @@ export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L $sysroot"
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-D warnings"
+# tests/batch_paths.rs: the portable lane engines (plain Rust, the slowest paths) out of
+# its long sweeps of every length and rotation (under qemu those take minutes); its other
+# tests still run them (512 signatures against libsecp256k1, the hostile mix, the k256
+# property test, 16 groups of its 10,240).
+export ASMCRYPTO_TEST_SWEEP_PORTABLE=0
 
 echo "   $(qemu-aarch64 --version | head -n1); $(aarch64-linux-gnu-gcc --version | head -n1)"
 cargo test --target "$target" --lib \

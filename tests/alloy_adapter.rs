@@ -566,3 +566,36 @@ fn provider_verify_refuses_keys_that_are_not_points() {
         assert!(got.is_err(), "case {i}: key {}", hex::encode(pubkey));
     }
 }
+
+/// Signatures whose verification equation lands on the point at infinity: with key
+/// Q = d·G and the hash z = −r·d mod n (or z + n where that fits in 256 bits, which the
+/// provider reduces mod n), u₁·G + u₂·Q = ((z + r·d)/s)·G is the point at infinity, which
+/// has no x-coordinate to compare with r: the provider must refuse, as libsecp256k1 does.
+#[test]
+fn provider_verify_refuses_a_sum_at_infinity() {
+    let mut rng = SplitMix64(0x1AF1_0171);
+    let n = n();
+    for i in 0..200 {
+        let secret = rng.scalar();
+        let mut pubkey = [4u8; 65];
+        pubkey[1..].copy_from_slice(&public_key_of(&secret));
+        let (r, s) = (rng.scalar(), rng.scalar());
+        let rd = from_be(&r) * from_be(&secret) % &n;
+        let mut z = (&n - rd) % &n;
+        if i % 2 == 1 && &z + &n < two_256() {
+            z += &n;
+        }
+        let hash = to_be32(&z);
+        let got =
+            AlloyCryptoProvider.verify_and_compute_signer_unchecked(&pubkey, &sig64(&r, &s), &hash);
+        assert!(got.is_err(), "case {i}: hash={}", hex::encode(hash));
+        let pk = secp256k1::PublicKey::from_byte_array_uncompressed(pubkey).unwrap();
+        let mut sig = secp256k1::ecdsa::Signature::from_compact(&sig64(&r, &s)).unwrap();
+        sig.normalize_s();
+        assert!(
+            sig.verify(secp256k1::Message::from_digest(hash), &pk)
+                .is_err(),
+            "case {i}: libsecp256k1 refuses it too"
+        );
+    }
+}

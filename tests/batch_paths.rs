@@ -99,20 +99,25 @@ fn check_on(paths: &[BatchPath], v: &[Signed], what: &str) -> Vec<Result<[u8; 20
 /// The two portable lane engines (plain Rust: the slowest paths).
 const PORTABLE: [BatchPath; 2] = [BatchPath::PortableLanes, BatchPath::PortableLanes29];
 
-/// Under coverage instrumentation (`cfg(coverage)`, which cargo-llvm-cov sets) the
-/// portable engines' lane loops run about two orders of magnitude slower than in the plain
-/// test build: there the long sweeps below (every length, every rotation, the large
-/// batches) leave them out, and the tests that reach the same code on fewer inputs (the
-/// libsecp256k1 comparison, the hostile mix, the k256 property test, 16 groups of the
-/// 10,240) still run them. The plain `cargo test` runs every sweep on every path.
-const SWEEP_PORTABLE: bool = !cfg!(coverage);
+/// Whether the long sweeps below (every length, every rotation, the large batches) run
+/// the portable engines too. Not under coverage instrumentation (`cfg(coverage)`, which
+/// cargo-llvm-cov sets), where their lane loops run about two orders of magnitude slower
+/// than in the plain test build, nor with `ASMCRYPTO_TEST_SWEEP_PORTABLE=0` (set by
+/// `scripts/test_aarch64.sh`: under qemu they take minutes). The tests that reach the
+/// same code on fewer inputs (the libsecp256k1 comparison, the hostile mix, the k256
+/// property test, 16 groups of the 10,240) run them either way; a plain `cargo test`
+/// runs every sweep on every path.
+fn sweep_portable() -> bool {
+    !cfg!(coverage) && std::env::var_os("ASMCRYPTO_TEST_SWEEP_PORTABLE").is_none_or(|v| v != "0")
+}
 
-/// Every path on `v` against the scalar core (the portable engines left out under
-/// coverage instrumentation: [`SWEEP_PORTABLE`]).
+/// Every path on `v` against the scalar core (the portable engines only where
+/// [`sweep_portable`]).
 fn check(v: &[Signed], what: &str) -> Vec<Result<[u8; 20], Error>> {
+    let sweep = sweep_portable();
     let every: Vec<BatchPath> = every()
         .into_iter()
-        .filter(|p| SWEEP_PORTABLE || !PORTABLE.contains(p))
+        .filter(|p| sweep || !PORTABLE.contains(p))
         .collect();
     assert!(every.len() >= 4);
     check_on(&every, v, what)
@@ -153,9 +158,9 @@ fn published_vectors_at_every_length_and_lane_position() {
 fn ten_thousand_signatures_through_every_path() {
     let v = inputs(1, 10_240);
     // The portable engines (plain Rust, the slowest paths) on the first 400 groups of
-    // eight only (16 under coverage instrumentation: [`SWEEP_PORTABLE`]), below.
+    // eight only (16 where not [`sweep_portable`]), below.
     let portable = PORTABLE;
-    let portable_groups = if SWEEP_PORTABLE { 400 } else { 16 };
+    let portable_groups = if sweep_portable() { 400 } else { 16 };
     let fast: Vec<BatchPath> = every()
         .into_iter()
         .filter(|p| !portable.contains(p))
