@@ -22,9 +22,9 @@ cd "$(dirname "$0")/.."
 
 # Floors, percent: measured with AVX-512 IFMA (AMD Zen 5: lines 96.00, regions 97.41,
 # library lines 96.08 over the two main runs; Intel Xeon, the runs of .ci/run as they are
-# now: lines 96.24, regions 97.58, library lines 96.38), and estimated for a CPU without AVX-512 by
-# counting every line only native AVX-512 reaches as missed (lines 94.92, regions 96.55;
-# doc/reliability.md), each less a margin.
+# now: lines 96.24, regions 97.58, library lines 96.38), and estimated for a CPU without
+# AVX-512 by counting every line only native AVX-512 reaches as missed (lines 94.92,
+# regions 96.55; doc/reliability.md), each less a margin.
 FLOORS_WITH_IFMA=(95.5 96.5 93.5)    # lines, regions, library lines
 FLOORS_WITHOUT_IFMA=(94.0 95.5 92.0)
 

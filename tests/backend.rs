@@ -59,7 +59,7 @@ fn details_match_the_cpu() {
 /// against `recover_address` one by one.
 #[test]
 fn the_reported_path_recovers() {
-    use asmcrypto_testkit::{SplitMix64, sig65, sign};
+    use asmcrypto_testkit::{SplitMix64, scalar_core, sig65, sign};
     let mut rng = SplitMix64(0x0BAC_CE5D);
     let inputs: Vec<([u8; 32], [u8; 65])> = (0..40)
         .map(|i| {
@@ -72,10 +72,7 @@ fn the_reported_path_recovers() {
             (hash, sig)
         })
         .collect();
-    let one_by_one: Vec<_> = inputs
-        .iter()
-        .map(|(h, s)| asmcrypto::recover_address(h, s))
-        .collect();
+    let one_by_one = scalar_core(&inputs);
     assert!(one_by_one.iter().filter(|r| r.is_ok()).count() >= 30);
     assert_eq!(
         asmcrypto::recover_addresses(&inputs),

@@ -159,11 +159,10 @@ fn ten_thousand_signatures_through_every_path() {
     let v = inputs(1, 10_240);
     // The portable engines (plain Rust, the slowest paths) on the first 400 groups of
     // eight only (16 where not [`sweep_portable`]), below.
-    let portable = PORTABLE;
     let portable_groups = if sweep_portable() { 400 } else { 16 };
     let fast: Vec<BatchPath> = every()
         .into_iter()
-        .filter(|p| !portable.contains(p))
+        .filter(|p| !PORTABLE.contains(p))
         .collect();
     let expected = check_on(&fast, &v, "10,240 seeded");
     let infinity = expected
@@ -178,7 +177,7 @@ fn ten_thousand_signatures_through_every_path() {
         .take(portable_groups)
         .enumerate()
     {
-        let got = check_on(&portable, g, &format!("group {i}"));
+        let got = check_on(&PORTABLE, g, &format!("group {i}"));
         assert_eq!(got, w);
     }
 }
