@@ -278,12 +278,15 @@ impl<F: LaneField> LaneTable<F> {
 mod tests {
     use super::*;
     use crate::lanes::field::Fe8;
+    use crate::lanes::field29::Fe29;
     use crate::lanes::portable::Portable;
     use crate::secp256k1::eisenstein;
     use crate::test_support::rng::splitmix64;
 
     /// The lanes' schedule against the scalar recoding, digit by digit, on random scalars
-    /// and on the largest halves the GLV rounding gives.
+    /// and on the largest halves the GLV rounding gives, for the tables of both lane
+    /// fields (5 and 9 limbs). The expected offsets are written out from the table's
+    /// layout (word ((e·4 + c)·L + k)·8 + lane), not taken from [`pack`].
     #[test]
     fn lanes_recoding_matches_scalar_recoding() {
         let mut s = 0x5c4e_u64;
@@ -297,21 +300,38 @@ mod tests {
         }
         for group in scalars.chunks_exact(LANES) {
             let u: [Scalar; LANES] = group.try_into().unwrap();
-            let sched = Schedule::new::<Fe8<Portable>>(&u, &u);
-            assert_eq!(sched.retry, 0);
-            for (lane, ul) in u.iter().enumerate() {
-                let (k1, k2) = glv::split_lambda_halves(ul).unwrap();
-                let want = eisenstein::recode(k1, k2).unwrap();
-                for (col, d) in want.iter().enumerate() {
-                    let p = pack(*d, 5);
-                    assert_eq!(
-                        sched.r_x[col][lane],
-                        (p & 0xFFFF) + lane as u64,
-                        "column {col}, lane {lane}"
-                    );
-                    assert_eq!(sched.r_y[col][lane], (p >> 16 & 0xFFFF) + lane as u64);
-                    assert_eq!(sched.r_neg[col] >> lane & 1, (p >> 32 & 1) as u8);
-                    assert_eq!(sched.r_live[col] >> lane & 1, u8::from(d.is_some()));
+            for (limbs, sched) in [
+                (5, Schedule::new::<Fe8<Portable>>(&u, &u)),
+                (9, Schedule::new::<Fe29<Portable>>(&u, &u)),
+            ] {
+                assert_eq!(sched.retry, 0);
+                for (lane, ul) in u.iter().enumerate() {
+                    let (k1, k2) = glv::split_lambda_halves(ul).unwrap();
+                    let want = eisenstein::recode(k1, k2).unwrap();
+                    for (col, d) in want.iter().enumerate() {
+                        // A zero digit reads entry 0 (x unrotated) and is not added.
+                        let (entry, rot, neg) = match d {
+                            Some(d) => (d.entry as u64, d.rot as u64, d.neg),
+                            None => (0, 0, false),
+                        };
+                        let at = |c: u64| (entry * 4 + c) * limbs * LANES as u64 + lane as u64;
+                        let what = format!("{limbs} limbs, column {col}, lane {lane}");
+                        assert_eq!(sched.r_x[col][lane], at(rot), "{what}");
+                        assert_eq!(sched.r_y[col][lane], at(3), "{what}");
+                        assert_eq!(sched.r_neg[col] >> lane & 1, u8::from(neg), "{what}");
+                        assert_eq!(sched.r_live[col] >> lane & 1, u8::from(d.is_some()));
+                    }
+                    // u₁'s G windows: odd digits ±(2i + 1) read entry i of the G tables.
+                    let (g, even) = recode_g(ul).unwrap();
+                    for h in 0..2 {
+                        for (col, &d) in g[h].iter().enumerate() {
+                            assert_eq!(d % 2, if d < 0 { -1 } else { 1 });
+                            let i = (d.unsigned_abs() as u64 - 1) / 2;
+                            assert_eq!(sched.g_idx[h][col][lane], i, "G half {h}, column {col}");
+                            assert_eq!(sched.g_neg[h][col] >> lane & 1, u8::from(d < 0));
+                        }
+                        assert_eq!(sched.corr_g[h] >> lane & 1, u8::from(even[h]));
+                    }
                 }
             }
         }

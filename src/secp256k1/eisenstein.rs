@@ -241,6 +241,33 @@ pub(crate) mod tests {
         assert_eq!(values.len(), 66);
     }
 
+    /// A digit's value is its entry times the unit it names, computed here in Z[ω] by
+    /// the multiplication rule ω² = −1 − ω (not by rotating as `Digit::value` does): the
+    /// engines apply the unit to the entry's point (β^rot·x, ±y), so `rot` must mean
+    /// exactly ω^rot.
+    #[test]
+    fn digit_values_are_the_named_unit_times_the_entry() {
+        // (a + bω)(c + dω) = ac − bd + (ad + bc − bd)ω.
+        let mul = |(a, b): (i32, i32), (c, d): (i32, i32)| (a * c - b * d, a * d + b * c - b * d);
+        let units = [(1, 0), (0, 1), (-1, -1)]; // 1, ω, ω² = −1 − ω
+        for entry in 0..ENTRIES.len() as u8 {
+            let (a, b) = ENTRIES[entry as usize];
+            for rot in 0..3u8 {
+                for neg in [false, true] {
+                    let mut want = mul((a as i32, b as i32), units[rot as usize]);
+                    if neg {
+                        want = (-want.0, -want.1);
+                    }
+                    assert_eq!(
+                        Digit { entry, rot, neg }.value(),
+                        want,
+                        "{entry} {rot} {neg}"
+                    );
+                }
+            }
+        }
+    }
+
     /// Rebuilds u₂ from the digits: Σ dᵢ·8ⁱ with ω ↦ λ, mod n.
     fn check(u: &Scalar) {
         let (k1, k2) = split_lambda_halves(u).expect("short halves");

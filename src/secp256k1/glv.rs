@@ -169,6 +169,33 @@ mod tests {
         assert_eq!(round(&-&b1), BigInt::from_biguint(Sign::Plus, big(&G2)));
     }
 
+    /// `signed_half` takes exactly the two's-complement values in (−2¹²⁸, 2¹²⁸): the
+    /// split's guard against a half that is too long (which the lattice bound keeps from
+    /// happening, so only a direct call reaches the refusals).
+    #[test]
+    fn signed_half_takes_exactly_the_128_bit_range() {
+        let neg = |v: [u64; 4]| sub_words(&[0; 4], &v);
+        let max = u128::MAX;
+        assert_eq!(signed_half([u64::MAX, u64::MAX, 0, 0]), Some((max, false)));
+        assert_eq!(
+            signed_half(neg([u64::MAX, u64::MAX, 0, 0])),
+            Some((max, true))
+        );
+        assert_eq!(signed_half([5, 7, 0, 0]), Some((5 | 7 << 64, false)));
+        assert_eq!(signed_half(neg([5, 7, 0, 0])), Some((5 | 7 << 64, true)));
+        assert_eq!(signed_half([0; 4]), Some((0, false)));
+        // ±2¹²⁸ and beyond, with bits in word 2 or word 3 alone or in both.
+        for v in [
+            [0, 0, 1, 0],
+            [0, 0, 0, 1],
+            [0, 0, 1, 1],
+            [1, 2, u64::MAX, 0x7fff],
+        ] {
+            assert_eq!(signed_half(v), None, "{v:x?}");
+            assert_eq!(signed_half(neg(v)), None, "−{v:x?}");
+        }
+    }
+
     #[test]
     fn split_recombines_and_is_short() {
         let n = n();

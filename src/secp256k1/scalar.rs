@@ -343,6 +343,12 @@ mod tests {
             } else {
                 assert_eq!((big(&inv.0) * a) % &n, BigUint::from(1u8));
             }
+            // The same inversion in steps, some taken here and the rest by from_inverter.
+            let mut stepped = sa.inverter();
+            for _ in 0..i % 12 {
+                stepped.step();
+            }
+            assert_eq!(Scalar::from_inverter(stepped), inv);
             for shift in [256u32, 300, 384, 400] {
                 let prod = a * b;
                 let want = (&prod >> shift) + ((&prod >> (shift - 1)) & BigUint::from(1u8));
@@ -355,10 +361,41 @@ mod tests {
                 (120, 9),
                 (250, 6),
                 (255, 1),
+                (240, 32),
+                (256, 32),
+                (270, 18),
             ] {
                 let want = (a >> off) & ((BigUint::from(1u8) << cnt) - 1u8);
                 assert_eq!(BigUint::from(sa.bits(off, cnt)), want);
             }
+        }
+    }
+
+    /// The reduction of 512-bit products on words that make every carry of its three
+    /// folds happen (0, 1, 2⁶³, all ones and one less, next to random words): a carry
+    /// that runs past the product's last word into the accumulator's upper words happens
+    /// about once in 2⁶⁴ random products, and only crafted words reach it.
+    #[test]
+    fn reduction_propagates_every_carry() {
+        let n = n();
+        let mut rng = SplitMix64(0x00ca_77e5);
+        let pick = |rng: &mut SplitMix64| match rng.next_u64() % 6 {
+            0 => 0,
+            1 => 1,
+            2 => 1 << 63,
+            3 => u64::MAX - 1,
+            4 => rng.next_u64(),
+            _ => u64::MAX,
+        };
+        let mut inputs = vec![[u64::MAX; 8], [0; 8]];
+        let mut low_ones = [u64::MAX; 8];
+        low_ones[4..].copy_from_slice(&[1, 0, 0, 0]);
+        inputs.push(low_ones);
+        for _ in 0..20_000 {
+            inputs.push([0; 8].map(|_| pick(&mut rng)));
+        }
+        for l in &inputs {
+            assert_eq!(big(&reduce512(l).0), big(l) % &n, "{l:x?}");
         }
     }
 
