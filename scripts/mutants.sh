@@ -8,9 +8,13 @@
 #   scripts/mutants.sh --in-diff DIFF     only the mutants in lines a change touches
 #                                         (git diff main... > DIFF), anywhere in src/
 #
-# Each mutant is built (an incremental rebuild of the library and the unit-test binary,
-# about 10 s) and judged by the library's unit tests (`cargo test --lib`, about 4 s),
+# Each mutant is built (an incremental rebuild of the library, twice: as the test support's
+# dependency and as the unit-test binary; seconds for a function the engines do not
+# inline, 5 to 16 minutes for one they do, measured on two cores) and judged by the
+# library's unit tests (`cargo test --lib`, 2 to 5 s),
 # which include the boundary tests of src/boundary_tests.rs and src/lane_bounds_tests.rs.
+# For the GLV split, the recodings, the scalars and the lane schedule,
+# scripts/mutants_harness.sh is the faster way (seconds a mutant).
 # Results go to mutants.out/mutants.out/ (or $MUTANTS_OUT/mutants.out/); a surviving mutant
 # is listed in missed.txt. Extra arguments for cargo-mutants go in $MUTANTS_ARGS (e.g.
 # "-j 2").

@@ -34,8 +34,15 @@ FILES=(
     src/lanes/schedule.rs
 )
 [ $# -gt 0 ] && FILES=("$@")
-out=$(realpath -m "${MUTANTS_OUT:-mutants-harness.out}")
-base=${MUTANTS_HARNESS:-$(mktemp -d)}
+# (Relative paths in MUTANTS_OUT and MUTANTS_HARNESS are taken from the caller's
+# directory.)
+out=$(cd "$OLDPWD" && realpath -m "${MUTANTS_OUT:-$repo/mutants-harness.out}")
+if [ -n "${MUTANTS_HARNESS:-}" ]; then
+    base=$(cd "$OLDPWD" && realpath -m "$MUTANTS_HARNESS")
+else
+    base=$(mktemp -d)
+    trap 'rm -rf "$base"' EXIT
+fi
 
 scalar_files=()
 lane_files=()
@@ -162,8 +169,15 @@ run() {
     done
     echo "== cargo mutants ${args[*]} (in $dir)"
     # `-C --lib`: the unit tests (the copied files' doc examples name the real crate).
+    # Exit status 2 (mutants missed) and 3 (timeouts) are findings, reported below; any
+    # other failure (a usage error, the unmutated tree failing its tests) stops here.
+    local rc=0
     (cd "$dir" && cargo mutants "${args[@]}" -C --lib -j "${MUTANTS_JOBS:-2}" \
-        --minimum-test-timeout 20 -o "$out/$kind" ${MUTANTS_ARGS:-}) || true
+        --minimum-test-timeout 20 -o "$out/$kind" ${MUTANTS_ARGS:-}) || rc=$?
+    case $rc in
+        0 | 2 | 3) ;;
+        *) echo "cargo mutants failed (exit status $rc)" >&2; exit "$rc" ;;
+    esac
     local d="$out/$kind/mutants.out"
     for f in "$@"; do
         count() { grep -c "^$f:" "$d/$1.txt" || true; }

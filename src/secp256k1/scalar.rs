@@ -373,8 +373,9 @@ mod tests {
 
     /// The reduction of 512-bit products on words that make every carry of its three
     /// folds happen (0, 1, 2⁶³, all ones and one less, next to random words): a carry
-    /// that runs past the product's last word into the accumulator's upper words happens
-    /// about once in 2⁶⁴ random products, and only crafted words reach it.
+    /// that runs past the product's last word into the accumulator's upper words needs a
+    /// word of 2⁶⁴ − 2 or more there (a few times in 2⁶⁴ random products), which only
+    /// crafted words reach.
     #[test]
     fn reduction_propagates_every_carry() {
         let n = n();
