@@ -52,9 +52,5 @@ done
 echo "== cargo mutants ${args[*]} ${common[*]}"
 cargo mutants "${args[@]}" -o "$out" "${common[@]}" || true
 # Counts per file.
-d="$out/mutants.out"
-for f in "${FILES[@]}"; do
-    count() { grep -c "^$f:" "$d/$1.txt" || true; }
-    printf '%-30s caught %4s  missed %4s  unviable %4s  timeout %4s\n' "$f" \
-        "$(count caught)" "$(count missed)" "$(count unviable)" "$(count timeout)"
-done
+. scripts/mutants_counts.sh
+mutant_counts "$out/mutants.out" "${FILES[@]}"

@@ -24,6 +24,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
+. scripts/mutants_counts.sh
 
 FILES=(
     src/secp256k1/glv.rs
@@ -178,12 +179,7 @@ run() {
         0 | 2 | 3) ;;
         *) echo "cargo mutants failed (exit status $rc)" >&2; exit "$rc" ;;
     esac
-    local d="$out/$kind/mutants.out"
-    for f in "$@"; do
-        count() { grep -c "^$f:" "$d/$1.txt" || true; }
-        printf '%-30s caught %4s  missed %4s  unviable %4s  timeout %4s\n' "$f" \
-            "$(count caught)" "$(count missed)" "$(count unviable)" "$(count timeout)"
-    done
+    mutant_counts "$out/$kind/mutants.out" "$@"
 }
 if [ ${#scalar_files[@]} -gt 0 ]; then run scalar "${scalar_files[@]}"; fi
 if [ ${#lane_files[@]} -gt 0 ]; then run lanes "${lane_files[@]}"; fi
