@@ -110,7 +110,7 @@ fn lanes_schedule_at_the_boundaries() {
     let u2s: Vec<Scalar> = u2_scalars().into_iter().map(|(_, u)| u).collect();
     let u1s: Vec<Scalar> = bd::u1_values().iter().map(|(_, u)| sc(u)).collect();
     // Word offset of coordinate c of table entry e, lane 0 (`LaneTable`'s layout).
-    let offset = |e: u8, c: u8| ((e as usize * 4 + c as usize) * 5 * LANES) as u64;
+    let offset = |e: u8, c: u8| ((e as usize * 5 + c as usize) * 5 * LANES) as u64;
     for (start, group) in u2s.chunks(LANES).enumerate() {
         let u2: [Scalar; LANES] = core::array::from_fn(|i| group[i % group.len()]);
         let u1: [Scalar; LANES] = core::array::from_fn(|i| u1s[(start * LANES + i) % u1s.len()]);
@@ -127,9 +127,10 @@ fn lanes_schedule_at_the_boundaries() {
                     "group {start} lane {lane} col {col}"
                 );
                 if let Some(d) = d {
-                    assert_eq!(bit(s.r_neg[col]), d.neg);
                     assert_eq!(s.r_x[col][lane], offset(d.entry, d.rot) + lane as u64);
-                    assert_eq!(s.r_y[col][lane], offset(d.entry, 3) + lane as u64);
+                    // −y (coordinate 4) where the digit is negative.
+                    let y = 3 + u8::from(d.neg);
+                    assert_eq!(s.r_y[col][lane], offset(d.entry, y) + lane as u64);
                 }
             }
             let (g, even) = recode_g(&u1[lane]).expect("fits");

@@ -2,8 +2,9 @@
 //! num-bigint (self-contained: it names only `lanes::field`, `lanes::scalar` and a
 //! backend, so it moves with them).
 //!
-//! - `Fe8` (reduced): limbs 0..3 below 2⁵², limb 4 below 2⁴⁸ + 2¹²: every product and
-//!   linear operation takes any such input and returns one;
+//! - `Fe8` (reduced): limbs 0..3 carried (their low 52 bits are the digits, anything above
+//!   them ignored: drawn here as random bits up to 2⁶³), limb 4 below 2⁴⁸ + 2¹²: every
+//!   product, fused product and linear operation takes any such input and returns one;
 //! - `Unreduced8`: every limb below 2⁵⁶: every linear operation takes it as any operand;
 //! - `reduce`: any limbs below 2⁶² in, a reduced element out;
 //! - `Sc8`: limbs below 2⁵², value below n.
@@ -23,7 +24,7 @@ use num_bigint::BigUint;
 
 type B = Portable;
 
-/// The largest limbs of a reduced element.
+/// The largest digits of a reduced element.
 const REDUCED_MAX: [u64; 5] = [M52, M52, M52, M52, (1 << 48) + (1 << 12) - 1];
 /// The largest limb of an unreduced one.
 const UNREDUCED_MAX: u64 = (1 << 56) - 1;
@@ -72,14 +73,35 @@ fn limbs(rng: &mut SplitMix64, max: [u64; 5]) -> [[u64; 5]; LANES] {
     })
 }
 
+/// The digits of reduced limbs: limbs 0..3 cut to 52 bits.
+fn digits(l: &[u64; 5]) -> [u64; 5] {
+    core::array::from_fn(|k| if k < 4 { l[k] & M52 } else { l[k] })
+}
+
+/// Reduced limbs with digits `d` and random carried bits above the digits of limbs 0..3
+/// (bits 52 to 62, as `reduce` can leave them).
+fn carried(rng: &mut SplitMix64, d: [[u64; 5]; LANES]) -> [[u64; 5]; LANES] {
+    d.map(|l| {
+        core::array::from_fn(|k| {
+            if k < 4 {
+                l[k] | (rng.next_u64() >> 2) & !M52
+            } else {
+                l[k]
+            }
+        })
+    })
+}
+
 /// Every lane of `got` is reduced and ≡ `want(lane)` (mod p).
 fn check_reduced(got: &Fe8<B>, want: impl Fn(usize) -> BigUint, what: &str) {
     let p = p();
     for (i, l) in lanes(&got.0).iter().enumerate() {
-        for (k, &x) in l.iter().enumerate() {
-            assert!(x <= REDUCED_MAX[k], "{what}: lane {i} limb {k} = {x:#x}");
-        }
-        assert_eq!(radix52(l) % &p, want(i) % &p, "{what}: lane {i}");
+        assert!(
+            l[4] <= REDUCED_MAX[4],
+            "{what}: lane {i} limb 4 = {:#x}",
+            l[4]
+        );
+        assert_eq!(radix52(&digits(l)) % &p, want(i) % &p, "{what}: lane {i}");
     }
 }
 
@@ -91,7 +113,10 @@ fn lane_field_at_its_limb_bounds() {
     for _ in 0..400 {
         let (ra, rb) = (limbs(&mut rng, REDUCED_MAX), limbs(&mut rng, REDUCED_MAX));
         let (ua, ub) = (limbs(&mut rng, unreduced), limbs(&mut rng, unreduced));
-        let (fa, fb) = (Fe8::<B>(vectors(&ra)), Fe8::<B>(vectors(&rb)));
+        let (fa, fb) = (
+            Fe8::<B>(vectors(&carried(&mut rng, ra))),
+            Fe8::<B>(vectors(&carried(&mut rng, rb))),
+        );
         let (xa, xb) = (Unreduced8::<B>(vectors(&ua)), Unreduced8::<B>(vectors(&ub)));
         let v = |l: &[[u64; 5]; LANES], i: usize| radix52(&l[i]);
         let sub = |x: BigUint, y: BigUint| (x % &p + &p - y % &p) % &p;
@@ -158,6 +183,38 @@ fn lane_field_at_its_limb_bounds() {
             |i| sub(v(&ra, i), v(&ua, i) + v(&ub, i) * 2u8),
             "sub_sub_dbl, unreduced subtrahends",
         );
+        // The fused products, their subtrahends unreduced at their maxima and reduced.
+        check_reduced(
+            &fa.mul_sub_shl::<3>(&fb, &xa),
+            |i| sub(v(&ra, i) * v(&rb, i), v(&ua, i) << 3u32),
+            "mul_sub_shl 3",
+        );
+        check_reduced(
+            &fa.mul_sub_shl::<0>(&fb, &fa),
+            |i| sub(v(&ra, i) * v(&rb, i), v(&ra, i)),
+            "mul_sub_shl 0",
+        );
+        for (got, k) in [
+            (fa.sqr_sub_shl::<1>(&xb), 1u32),
+            (fa.sqr_sub_shl::<2>(&xb), 2),
+            (fa.sqr_sub_shl::<3>(&xb), 3),
+        ] {
+            check_reduced(
+                &got,
+                |i| sub(v(&ra, i) * v(&ra, i), v(&ub, i) << k),
+                "sqr_sub_shl",
+            );
+        }
+        check_reduced(
+            &fb.sqr_sub_sub_dbl(&xa, &xb),
+            |i| sub(v(&rb, i) * v(&rb, i), v(&ua, i) + v(&ub, i) * 2u8),
+            "sqr_sub_sub_dbl",
+        );
+        check_reduced(
+            &fb.sqr_sub_sub_dbl(&fa, &fa),
+            |i| sub(v(&rb, i) * v(&rb, i), v(&ra, i) * 3u8),
+            "sqr_sub_sub_dbl, reduced subtrahends",
+        );
         // reduce itself on limbs just below 2⁶².
         let wide = limbs(&mut rng, [(1 << 62) - 1; 5]);
         check_reduced(&Fe8(reduce::<B>(vectors(&wide))), |i| v(&wide, i), "reduce");
@@ -165,6 +222,11 @@ fn lane_field_at_its_limb_bounds() {
         let canon = fa.normalize();
         for (i, l) in lanes(&canon.0).iter().enumerate() {
             let want = v(&ra, i) % &p;
+            // Clean limbs: `to_words` needs them.
+            assert!(
+                l[..4].iter().all(|&x| x <= M52),
+                "normalize lane {i}: {l:x?}"
+            );
             assert_eq!(radix52(l), want, "normalize lane {i}");
             assert_eq!(fa.is_zero() >> i & 1 == 1, want == BigUint::from(0u8));
             assert_eq!(fa.is_odd() >> i & 1 == 1, want.bit(0));
@@ -184,7 +246,8 @@ fn lane_field_zero_and_p() {
     let top = REDUCED_MAX;
     assert!(radix52(&top) < two_p, "the reduced bound is below 2p");
     let l: [[u64; 5]; LANES] = [p52, [0; 5], top, p52, [1, 0, 0, 0, 0], top, [0; 5], p52];
-    let f = Fe8::<B>(vectors(&l));
+    // With carried bits above the digits: the tests read the digits alone.
+    let f = Fe8::<B>(vectors(&carried(&mut SplitMix64(0x2b), l)));
     assert_eq!(f.is_zero(), 0b1100_1011);
     let canon = lanes(&f.normalize().0);
     for i in 0..LANES {

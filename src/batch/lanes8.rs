@@ -5,9 +5,10 @@
 //! 2. The rest are lifted sixteen at a time ([`Engine::lift`], R's square root, two groups'
 //!    chains side by side); those whose r is no x-coordinate keep [`Error::NotOnCurve`] and
 //!    go no further.
-//! 3. The ones with an R are packed eight to a group and recovered ([`Engine::recover`]);
-//!    a remainder of [`Engine::padded_tail_min`] or more runs as one group with idle lanes,
-//!    a shorter one on the scalar core.
+//! 3. The ones with an R are packed eight to a group and recovered ([`Engine::recover`]),
+//!    up to [`GROUPS`] groups a call, which share their two inversions (r⁻¹ and the keys'
+//!    Z); a remainder of [`Engine::padded_tail_min`] or more runs as one more group with
+//!    idle lanes, a shorter one on the scalar core.
 //!
 //! So a batch costs what its valid part costs: junk costs a parse (or a parse and one
 //! eighth of a lift) per input. Results come back in input order, each exactly what
@@ -15,10 +16,10 @@
 
 use super::Signed;
 use crate::error::Error;
-use crate::lanes::LANES;
 use crate::lanes::recover::{
     AT_INFINITY, INVALID, Input8, NOT_ON_CURVE, OK, Output8, RETRY_SCALAR,
 };
+use crate::lanes::{GROUPS, LANES};
 use crate::recover::{Parsed, parse, recover_address};
 
 /// A remainder this long after the full groups of eight goes through the avx512-ifma
@@ -42,8 +43,9 @@ pub(crate) trait Engine {
     /// [`lift`](crate::lanes::recover::lift) of two groups side by side: R's y for the
     /// valid lanes, and the mask of those that have one.
     fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2];
-    /// [`recover8`](crate::lanes::recover::recover8): the keys and their hashes.
-    fn recover(&self, inp: &Input8, out: &mut Output8);
+    /// [`recover_groups`](crate::lanes::recover::recover_groups): the keys and their
+    /// hashes, for up to [`GROUPS`] groups sharing their inversions.
+    fn recover(&self, inps: &[Input8], outs: &mut [Output8]);
     /// The shortest remainder worth a padded group of this engine ([`PADDED_TAIL_MIN`]).
     fn padded_tail_min(&self) -> usize {
         PADDED_TAIL_MIN
@@ -58,8 +60,8 @@ impl Engine for PortableEngine {
     fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
         crate::lanes::recover::lift::<PortableIfma, 2>(inps)
     }
-    fn recover(&self, inp: &Input8, out: &mut Output8) {
-        crate::lanes::recover::recover8::<PortableIfma>(inp, out);
+    fn recover(&self, inps: &[Input8], outs: &mut [Output8]) {
+        crate::lanes::recover::recover_groups::<PortableIfma>(inps, outs);
     }
 }
 
@@ -76,8 +78,8 @@ impl Engine for Portable29Engine {
     fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
         crate::lanes::recover::lift::<Portable29, 2>(inps)
     }
-    fn recover(&self, inp: &Input8, out: &mut Output8) {
-        crate::lanes::recover::recover8::<Portable29>(inp, out);
+    fn recover(&self, inps: &[Input8], outs: &mut [Output8]) {
+        crate::lanes::recover::recover_groups::<Portable29>(inps, outs);
     }
 }
 
@@ -91,8 +93,8 @@ impl Engine for Avx512FEngine {
     fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
         crate::lanes::recover::lift2_avx512f(self.0, inps)
     }
-    fn recover(&self, inp: &Input8, out: &mut Output8) {
-        crate::lanes::recover::recover8_avx512f(self.0, inp, out);
+    fn recover(&self, inps: &[Input8], outs: &mut [Output8]) {
+        crate::lanes::recover::recover_groups_avx512f(self.0, inps, outs);
     }
     fn padded_tail_min(&self) -> usize {
         PADDED_TAIL_MIN_AVX512F
@@ -108,8 +110,8 @@ impl Engine for Avx512Engine {
     fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
         crate::lanes::recover::lift2_avx512(self.0, inps)
     }
-    fn recover(&self, inp: &Input8, out: &mut Output8) {
-        crate::lanes::recover::recover8_avx512(self.0, inp, out);
+    fn recover(&self, inps: &[Input8], outs: &mut [Output8]) {
+        crate::lanes::recover::recover_groups_avx512(self.0, inps, outs);
     }
 }
 
@@ -165,40 +167,49 @@ pub(crate) fn recover_many(
             }
         }
     }
-    // 3. Recover, eight to a group; a short remainder on the scalar core.
-    let mut groups = lifted.chunks_exact(LANES);
-    for group in &mut groups {
-        recover_group(engine, inputs, group, &mut results);
-    }
-    let tail = groups.remainder();
-    if tail.len() >= engine.padded_tail_min() {
-        recover_group(engine, inputs, tail, &mut results);
+    // 3. Recover, eight to a group and up to GROUPS groups a call (their inversions
+    //    shared); a remainder after the full groups joins the last call as a padded group,
+    //    or takes the scalar core if it is short.
+    let full = lifted.len() / LANES * LANES;
+    let engine_len = if lifted.len() - full >= engine.padded_tail_min() {
+        lifted.len()
     } else {
-        let tail: Vec<(usize, Parsed)> = tail.iter().map(|&(at, p, _)| (at, p)).collect();
+        full
+    };
+    for run in lifted[..engine_len].chunks(GROUPS * LANES) {
+        recover_run(engine, inputs, run, &mut results);
+    }
+    if engine_len < lifted.len() {
+        let tail: Vec<(usize, Parsed)> = lifted[engine_len..]
+            .iter()
+            .map(|&(at, p, _)| (at, p))
+            .collect();
         scalar_tail(inputs, &tail, &mut results);
     }
     results
 }
 
-/// Up to eight lifted signatures through [`Engine::recover`], their results written to
-/// `results`.
-fn recover_group(
+/// Up to [`GROUPS`] × 8 lifted signatures through one [`Engine::recover`] call, eight to a
+/// group (the last group possibly padded), their results written to `results`.
+fn recover_run(
     engine: &impl Engine,
     inputs: &[Signed],
-    group: &[(usize, Parsed, [u64; 4])],
+    run: &[(usize, Parsed, [u64; 4])],
     results: &mut [Result<[u8; 20], Error>],
 ) {
-    let mut inp = Input8::default();
-    for (lane, (_, p, y)) in group.iter().enumerate() {
-        put(&mut inp, lane, p);
-        for (row, yk) in inp.y.iter_mut().zip(y) {
+    let mut inps = [Input8::default(); GROUPS];
+    for (i, (_, p, y)) in run.iter().enumerate() {
+        let (g, lane) = (i / LANES, i % LANES);
+        put(&mut inps[g], lane, p);
+        for (row, yk) in inps[g].y.iter_mut().zip(y) {
             row[lane] = *yk;
         }
     }
-    let mut out = Output8::default();
-    engine.recover(&inp, &mut out);
-    for (lane, &(at, _, _)) in group.iter().enumerate() {
-        results[at] = lane_result(&out, lane, &inputs[at]);
+    let n = run.len().div_ceil(LANES);
+    let mut outs = [Output8::default(); GROUPS];
+    engine.recover(&inps[..n], &mut outs[..n]);
+    for (i, &(at, _, _)) in run.iter().enumerate() {
+        results[at] = lane_result(&outs[i / LANES], i % LANES, &inputs[at]);
     }
 }
 
@@ -250,7 +261,7 @@ pub(crate) fn prepare(inputs: &[Signed; LANES]) -> (Input8, [Option<Error>; LANE
     (inp, errors)
 }
 
-/// The results of one group run by the combined entry (`lift_recover8`).
+/// The results of one group run by the combined entry (`lanes::recover::lift_recover`).
 #[cfg(any(test, feature = "emu"))]
 pub(crate) fn finish(
     inputs: &[Signed; LANES],
@@ -392,15 +403,42 @@ mod tests {
     }
 
     /// Runs the engine itself (no scalar retry) and checks every lane's status and output:
-    /// honest lanes must finish in lockstep.
-    fn check_engine(run: impl Fn(&Input8, &mut Output8), seed: u64, batches: usize) {
+    /// honest lanes must finish in lockstep. The groups go in runs of 1, 2, …, GROUPS + 1
+    /// per call: a group alone, inversions shared by several, and more groups than one
+    /// sharing takes.
+    fn check_engine(run: impl Fn(&[Input8], &mut [Output8]), seed: u64, batches: usize) {
         let sigs = signatures(seed, batches * LANES);
+        let groups: Vec<&[Signed; LANES]> = sigs
+            .chunks_exact(LANES)
+            .map(|g| g.try_into().unwrap())
+            .collect();
         let mut finished = 0;
-        for group in sigs.chunks_exact(LANES) {
-            let group: &[Signed; LANES] = group.try_into().unwrap();
-            let (inp, errors) = prepare(group);
-            let mut out = Output8::default();
-            run(&inp, &mut out);
+        let (mut at, mut len) = (0, 1);
+        while at < groups.len() {
+            let run_groups = &groups[at..(at + len).min(groups.len())];
+            (at, len) = (at + run_groups.len(), len % (GROUPS + 1) + 1);
+            let prepared: Vec<_> = run_groups.iter().map(|g| prepare(g)).collect();
+            let inps: Vec<Input8> = prepared.iter().map(|(inp, _)| *inp).collect();
+            let mut outs = vec![Output8::default(); inps.len()];
+            run(&inps, &mut outs);
+            for ((group, (_, errors)), out) in run_groups.iter().zip(&prepared).zip(&outs) {
+                check_group(group, errors, out, &mut finished);
+            }
+        }
+        assert!(
+            finished > batches * LANES / 2,
+            "only {finished} lanes finished"
+        );
+    }
+
+    /// One group's lanes against the scalar core (see [`check_engine`]).
+    fn check_group(
+        group: &[Signed; LANES],
+        errors: &[Option<Error>; LANES],
+        out: &Output8,
+        finished: &mut usize,
+    ) {
+        {
             for (i, (h, s)) in group.iter().enumerate() {
                 let want = recover_address(h, s);
                 match (errors[i], want) {
@@ -410,8 +448,8 @@ mod tests {
                     }
                     (None, Ok(addr)) => {
                         assert_eq!(out.status[i], OK, "lane {i} not finished in lockstep");
-                        assert_eq!(finish(group, &errors, &out)[i], Ok(addr));
-                        finished += 1;
+                        assert_eq!(finish(group, errors, out)[i], Ok(addr));
+                        *finished += 1;
                     }
                     (None, Err(Error::NotOnCurve)) => assert_eq!(out.status[i], NOT_ON_CURVE),
                     (None, Err(Error::PointAtInfinity)) => {
@@ -423,10 +461,6 @@ mod tests {
                 }
             }
         }
-        assert!(
-            finished > batches * LANES / 2,
-            "only {finished} lanes finished"
-        );
     }
 
     #[test]
@@ -440,7 +474,7 @@ mod tests {
             1,
             300,
         );
-        check_engine(crate::lanes::recover::lift_recover8::<PortableIfma>, 4, 200);
+        check_engine(crate::lanes::recover::lift_recover::<PortableIfma>, 4, 200);
     }
 
     /// The avx512f engine's algorithm (9×29 field) on the portable backend, whose debug
@@ -456,7 +490,7 @@ mod tests {
             7,
             150,
         );
-        check_engine(crate::lanes::recover::lift_recover8::<Portable29>, 8, 100);
+        check_engine(crate::lanes::recover::lift_recover::<Portable29>, 8, 100);
     }
 
     /// The AVX-512 IFMA core run natively (x86-64 only: the engine exists nowhere else).
@@ -472,7 +506,7 @@ mod tests {
         let _ = cpu;
         check_engine(
             // SAFETY: `cpu` proves the CPU has the body's target features.
-            |i, o| unsafe { crate::lanes::recover::lift_recover8_avx512_body(i, o) },
+            |i, o| unsafe { crate::lanes::recover::lift_recover_avx512_body(i, o) },
             5,
             300,
         );
@@ -490,7 +524,7 @@ mod tests {
         let _ = cpu;
         check_engine(
             // SAFETY: `cpu` proves the CPU has the body's target features.
-            |i, o| unsafe { crate::lanes::recover::lift_recover8_avx512f_body(i, o) },
+            |i, o| unsafe { crate::lanes::recover::lift_recover_avx512f_body(i, o) },
             9,
             500,
         );

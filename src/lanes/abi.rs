@@ -265,7 +265,8 @@ pub unsafe extern "C" fn asmcrypto_avx512_scalar_mont_mul(
 // ----- The whole recovery core -----
 
 /// The AVX-512 IFMA recovery core over caller buffers: processes `count` consecutive
-/// batches. A leaf function (no allocation, no I/O), so it also runs under the AVX-512
+/// groups of eight (up to `GROUPS` at a time, their inversions shared, as the batch path
+/// does). A leaf function (no allocation, no I/O), so it also runs under the AVX-512
 /// emulator.
 ///
 /// # Safety
@@ -278,11 +279,15 @@ pub unsafe extern "C" fn asmcrypto_avx512_recover8(
     output: *mut super::recover::Output8,
     count: u64,
 ) {
-    for b in 0..count as usize {
-        // SAFETY: the caller guarantees `count` valid records behind each pointer.
-        let (inp, out) = unsafe { (&*input.add(b), &mut *output.add(b)) };
-        super::recover::lift_recover8_avx512_body(inp, out);
-    }
+    // SAFETY: the caller guarantees `count` valid, non-overlapping records behind each
+    // pointer.
+    let (inps, outs) = unsafe {
+        (
+            core::slice::from_raw_parts(input, count as usize),
+            core::slice::from_raw_parts_mut(output, count as usize),
+        )
+    };
+    super::recover::lift_recover_avx512_body(inps, outs);
 }
 
 /// [`asmcrypto_avx512_recover8`] on AVX-512 F without IFMA (the 9×29 field).
@@ -296,11 +301,15 @@ pub unsafe extern "C" fn asmcrypto_avx512f_recover8(
     output: *mut super::recover::Output8,
     count: u64,
 ) {
-    for b in 0..count as usize {
-        // SAFETY: the caller guarantees `count` valid records behind each pointer.
-        let (inp, out) = unsafe { (&*input.add(b), &mut *output.add(b)) };
-        super::recover::lift_recover8_avx512f_body(inp, out);
-    }
+    // SAFETY: the caller guarantees `count` valid, non-overlapping records behind each
+    // pointer.
+    let (inps, outs) = unsafe {
+        (
+            core::slice::from_raw_parts(input, count as usize),
+            core::slice::from_raw_parts_mut(output, count as usize),
+        )
+    };
+    super::recover::lift_recover_avx512f_body(inps, outs);
 }
 
 // ----- 8-way Keccak -----

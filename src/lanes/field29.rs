@@ -28,7 +28,8 @@
 
 use super::lane_field::{LaneField, Operand};
 use super::recover::Input8;
-use super::{LANES, Mul32};
+use super::{GROUPS, LANES, Mul32};
+use crate::secp256k1::batch_inv::invert_chain_in;
 use crate::secp256k1::field::FieldElement;
 use crate::secp256k1::group::G;
 use crate::secp256k1::scalar::Scalar;
@@ -157,8 +158,9 @@ fn carry<B: Mul32>(mut l: [B::V; 9]) -> [B::V; 9] {
     l
 }
 
-/// Words of a lane table of 9×29 elements: `schedule::TABLE · 4` coordinates.
-const TABLE_WORDS: usize = super::schedule::TABLE * 4 * 9 * LANES;
+/// Words of a lane table of 9×29 elements: `schedule::TABLE · schedule::COORDS`
+/// coordinates.
+const TABLE_WORDS: usize = super::schedule::TABLE * super::schedule::COORDS * 9 * LANES;
 
 impl<B: Mul32> LaneField for Fe29<B> {
     type B = B;
@@ -406,40 +408,38 @@ impl<B: Mul32> LaneField for Fe29<B> {
         Fe29(reduce::<B>(t))
     }
 
-    /// On the scalar core, lane by lane: the eight r⁻¹ by one shared inversion
-    /// (Montgomery's trick: 21 products and one safegcd inversion), then u₁ and u₂: about
-    /// 40 scalar products and one inversion per group (not timed on their own; the whole
-    /// group is, in `doc/benchmarks.md`, issue 25).
+    /// On the scalar core, lane by lane: every r⁻¹ of the groups by one shared inversion
+    /// (Montgomery's trick: about three products per lane and one safegcd inversion), then
+    /// u₁ and u₂: two scalar products per lane (not timed on their own; the whole group is,
+    /// in `doc/benchmarks.md`, issue 25).
     #[inline(always)]
-    fn recovery_scalars(inp: &Input8, valid: u8) -> ([Scalar; LANES], [Scalar; LANES]) {
+    fn recovery_scalars(inps: &[Input8], u1: &mut [[Scalar; LANES]], u2: &mut [[Scalar; LANES]]) {
         let dummy_r = Scalar::from_words(G.x.normalize().to_u64x4());
-        let two = Scalar::from_words([2, 0, 0, 0]);
         let word = |v: &[[u64; LANES]; 4], i: usize| [v[0][i], v[1][i], v[2][i], v[3][i]];
-        let mut r = [dummy_r; LANES];
-        let mut s = [two; LANES];
-        let mut m = [Scalar::ONE; LANES];
-        for i in 0..LANES {
-            if valid >> i & 1 == 1 {
-                r[i] = Scalar::from_words(word(&inp.r, i));
-                s[i] = Scalar::from_words(word(&inp.s, i));
-                m[i] = Scalar::from_words(word(&inp.m, i));
+        let valid = |k: usize, i: usize| inps[k].valid >> i & 1 == 1;
+        let n = inps.len() * LANES;
+        let mut rinv = [dummy_r; GROUPS * LANES];
+        for (k, inp) in inps.iter().enumerate() {
+            for i in (0..LANES).filter(|&i| valid(k, i)) {
+                rinv[k * LANES + i] = Scalar::from_words(word(&inp.r, i));
             }
         }
-        // prefix[i] = r₀·…·rᵢ₋₁.
-        let mut prefix = [Scalar::ONE; LANES];
-        for i in 1..LANES {
-            prefix[i] = prefix[i - 1].mul(&r[i - 1]);
+        let mut scratch = [Scalar::ONE; GROUPS * LANES];
+        invert_chain_in(&mut rinv[..n], &mut scratch);
+        for (k, inp) in inps.iter().enumerate() {
+            for i in 0..LANES {
+                let (s, m) = if valid(k, i) {
+                    (
+                        Scalar::from_words(word(&inp.s, i)),
+                        Scalar::from_words(word(&inp.m, i)),
+                    )
+                } else {
+                    (Scalar::from_words([2, 0, 0, 0]), Scalar::ONE)
+                };
+                u2[k][i] = s.mul(&rinv[k * LANES + i]);
+                u1[k][i] = m.mul(&rinv[k * LANES + i]).negate();
+            }
         }
-        let mut inv = prefix[LANES - 1].mul(&r[LANES - 1]).inv();
-        let mut u1 = [Scalar::ZERO; LANES];
-        let mut u2 = [Scalar::ZERO; LANES];
-        for i in (0..LANES).rev() {
-            let rinv = inv.mul(&prefix[i]);
-            inv = inv.mul(&r[i]);
-            u2[i] = s[i].mul(&rinv);
-            u1[i] = m[i].mul(&rinv).negate();
-        }
-        (u1, u2)
     }
 }
 
@@ -588,12 +588,7 @@ mod tests {
                 assert_eq!(e >> i & 1 == 1, a[i].equals(&b[i]));
                 assert_eq!(odd >> i & 1 == 1, a[i].is_odd());
             }
-            let inv = fa.invert_lanes().to_lanes();
-            for i in 0..LANES {
-                if !a[i].normalizes_to_zero() {
-                    assert_eq!(canon(&inv[i]), canon(&a[i].inv()), "lane {i}");
-                }
-            }
+            fa.check_invert_groups();
         }
     }
 

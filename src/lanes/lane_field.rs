@@ -11,7 +11,7 @@
 //! linear combinations ([`Linear`]) accept either form and end with one reduction each.
 
 use super::recover::Input8;
-use super::{Backend, LANES};
+use super::{Backend, GROUPS, LANES};
 use crate::secp256k1::field::FieldElement;
 use crate::secp256k1::scalar::Scalar;
 
@@ -23,7 +23,7 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
     type Wide: Copy;
     /// A product before its last carry pass.
     type Unreduced: Operand<F = Self>;
-    /// Storage for a lane table of `schedule::TABLE · 4` coordinates (each limb of each
+    /// Storage for a lane table of `schedule::TABLE · schedule::COORDS` coordinates (each limb of each
     /// coordinate a row of [`LANES`] words).
     type Table: AsRef<[u64]> + AsMut<[u64]>;
     /// Limbs per element: a coordinate's rows in a lane table.
@@ -56,6 +56,24 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
     /// `self²` before its last carry pass, for a linear operation to finish.
     fn sqr_unreduced(&self) -> Self::Unreduced;
 
+    /// `self · other − 2^K·c` (K ≤ 3): a product and the subtraction after it as one
+    /// operation (one reduction; a field may start the product's columns at the
+    /// subtraction's terms, as the 5×52 field does).
+    #[inline(always)]
+    fn mul_sub_shl<const K: u32>(&self, other: &Self, c: &impl Operand<F = Self>) -> Self {
+        self.mul_unreduced(other).sub_shl::<K>(c)
+    }
+    /// `self² − 2^K·c` (1 ≤ K ≤ 3), as [`LaneField::mul_sub_shl`].
+    #[inline(always)]
+    fn sqr_sub_shl<const K: u32>(&self, c: &impl Operand<F = Self>) -> Self {
+        self.sqr_unreduced().sub_shl::<K>(c)
+    }
+    /// `self² − b − 2·c`, as [`LaneField::mul_sub_shl`].
+    #[inline(always)]
+    fn sqr_sub_sub_dbl(&self, b: &impl Operand<F = Self>, c: &impl Operand<F = Self>) -> Self {
+        self.sqr_unreduced().sub_sub_dbl(b, c)
+    }
+
     /// The canonical representative (below p) of every lane.
     fn normalize(&self) -> Self;
     /// Lanes whose element is ≡ 0 (mod p).
@@ -84,10 +102,12 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
     /// `a − b − 2·c`.
     fn lin_sub_sub_dbl(a: Self::Wide, b: Self::Wide, c: Self::Wide) -> Self;
 
-    /// u₁ = −m·r⁻¹ and u₂ = s·r⁻¹ mod n for the lanes of `inp` (r = the dummy's Gx, s = 2,
-    /// m = 1 where bit i of `valid` is clear). The scalars go with the field because they
-    /// use the same multiplier: IFMA lanes in Montgomery form, or the scalar core.
-    fn recovery_scalars(inp: &Input8, valid: u8) -> ([Scalar; LANES], [Scalar; LANES]);
+    /// u₁ = −m·r⁻¹ and u₂ = s·r⁻¹ mod n for every lane of the groups `inps` (at most
+    /// [`GROUPS`]) into `u1[k]`, `u2[k]` (r = the dummy's Gx, s = 2, m = 1 in the lanes a
+    /// group's `valid` leaves clear), with one inversion for all their r. The scalars go
+    /// with the field because they use the same multiplier: IFMA lanes in Montgomery form,
+    /// or the scalar core.
+    fn recovery_scalars(inps: &[Input8], u1: &mut [[Scalar; LANES]], u2: &mut [[Scalar; LANES]]);
 
     /// Lanes where `self ≡ other`.
     #[inline(always)]
@@ -95,32 +115,82 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
         self.sub(other).is_zero()
     }
 
-    /// Inverts all eight lanes with one scalar inversion: a product tree across the lanes
-    /// (three multiplication layers, which also yield each lane's product of the other
-    /// seven), one safegcd inversion of the total, and one layer of eight products.
-    /// Lanes holding 0 come back as garbage and must be excluded by the caller's status;
-    /// they are replaced by 1 before the tree so the other lanes stay correct.
+    /// The product of the eight lanes (in every lane) and, in each lane, the product of
+    /// the other seven: three multiplication layers across the lanes.
     #[inline(always)]
-    fn invert_lanes(&self) -> Self {
-        let one = Self::splat(&FieldElement::ONE);
-        let z = Self::select(self.is_zero(), &one, self);
-        let s1 = z.swap_lanes::<1>();
-        let a1 = z.mul(&s1); // z_i · z_{i^1}
+    fn lane_products(&self) -> (Self, Self) {
+        let s1 = self.swap_lanes::<1>();
+        let a1 = self.mul(&s1); // z_i · z_{i^1}
         let s2 = a1.swap_lanes::<2>();
         let a2 = a1.mul(&s2); // product of the aligned group of 4
         let e2 = s1.mul(&s2); // product of that group except z_i
         let s4 = a2.swap_lanes::<4>();
-        let a3 = a2.mul(&s4); // product of all 8 (in every lane)
-        let e3 = e2.mul(&s4); // product of all but z_i
-        let w = a3.normalize().to_words();
-        let total = [
-            Self::B::store(w[0])[0],
-            Self::B::store(w[1])[0],
-            Self::B::store(w[2])[0],
-            Self::B::store(w[3])[0],
-        ];
-        let inv = FieldElement::from_u64x4(total).inv();
-        Self::splat(&inv).mul(&e3)
+        (a2.mul(&s4), e2.mul(&s4)) // all 8 (in every lane); all but z_i
+    }
+
+    /// Lane `i` as a scalar element.
+    #[inline(always)]
+    fn lane(&self, i: usize) -> FieldElement {
+        let w = self.normalize().to_words().map(|v| Self::B::store(v)[i]);
+        FieldElement::from_u64x4(w)
+    }
+
+    /// Inverts every lane of every group of `xs` (at most [`GROUPS`] = [`LANES`]) with one
+    /// scalar inversion. In each group, the products across its lanes
+    /// ([`LaneField::lane_products`]): its total T, and in each lane the product of the
+    /// others. The totals go to the lanes of one more element (T of group k in lane k, 1
+    /// in the lanes no group fills), whose own lane products and one safegcd inversion of
+    /// their total give every 1/T; then one product per group: a lane's inverse is its
+    /// group's 1/T times the product of the group's other lanes. Lanes holding 0 come back
+    /// as garbage and must be excluded by the caller's status; they are replaced by 1
+    /// first so that the other lanes stay correct.
+    #[inline(always)]
+    fn invert_groups(xs: &mut [Self]) {
+        const { assert!(GROUPS <= LANES) };
+        let one = Self::splat(&FieldElement::ONE);
+        let mut others = [one; GROUPS];
+        let mut totals = one;
+        for (k, x) in xs.iter().enumerate() {
+            let (all, rest) = Self::select(x.is_zero(), &one, x).lane_products();
+            totals = Self::select(1 << k, &all, &totals);
+            others[k] = rest;
+        }
+        if let [x] = xs {
+            // One group: its total is the grand total.
+            *x = Self::splat(&totals.lane(0).inv()).mul(&others[0]);
+            return;
+        }
+        let (grand, rest) = totals.lane_products();
+        let inv = Self::splat(&grand.lane(0).inv()).mul(&rest);
+        for (k, x) in xs.iter_mut().enumerate() {
+            *x = Self::splat(&inv.lane(k)).mul(&others[k]);
+        }
+    }
+
+    /// [`LaneField::invert_groups`] on `self` alone, and on `self` with up to [`GROUPS`]
+    /// − 1 other groups derived from it (its square, its successors), every lane of every
+    /// group against the scalar core's inversion (lanes ≡ 0 skipped).
+    #[cfg(test)]
+    fn check_invert_groups(&self) {
+        let one = Self::splat(&FieldElement::ONE);
+        for n in [1, 3, GROUPS] {
+            let mut gs = [*self; GROUPS];
+            gs[1] = self.sqr();
+            for k in 2..n {
+                gs[k] = gs[k - 1].add(&one);
+            }
+            let want = gs.map(|g| g.to_lanes());
+            Self::invert_groups(&mut gs[..n]);
+            for k in 0..n {
+                let got = gs[k].to_lanes();
+                for i in 0..LANES {
+                    if !want[k][i].normalizes_to_zero() {
+                        let (g, w) = (got[i].normalize(), want[k][i].inv().normalize());
+                        assert_eq!(g.to_u64x4(), w.to_u64x4(), "{n} groups: group {k} lane {i}");
+                    }
+                }
+            }
+        }
     }
 
     /// From eight scalar elements (lane i = `v[i]`).

@@ -34,6 +34,11 @@ pub(crate) mod avx512;
 /// Number of lanes.
 pub const LANES: usize = 8;
 
+/// The most groups of eight lanes whose inversions are shared: one call of
+/// `recover::recover_groups` takes up to this many, and inverts r and the keys' Z of all
+/// their lanes with one safegcd inversion each (`lane_field::LaneField::invert_groups`).
+pub(crate) const GROUPS: usize = 8;
+
 /// Eight 64-bit lanes and the operations the lane algorithms need.
 ///
 /// All arithmetic is lane-wise and wrapping. Masks are `u8`, bit i for lane i.
@@ -94,7 +99,9 @@ pub(crate) trait Backend: Copy {
 /// (`field::Fe8`) and of the scalars mod n (`scalar::Sc8`).
 pub(crate) trait Ifma: Backend {
     /// `acc + lo52(lo52(a) · lo52(b))`: the low 52 bits of the 104-bit product of the low
-    /// 52 bits of `a` and `b`, added to `acc` (AVX-512 IFMA `vpmadd52luq`).
+    /// 52 bits of `a` and `b`, added to `acc` (AVX-512 IFMA `vpmadd52luq`). The bits of `a`
+    /// and `b` above 52 are ignored: the 5×52 field's limbs carry there what they have
+    /// already passed on to the next limb (`field::Fe8`).
     fn madd52lo(acc: Self::V, a: Self::V, b: Self::V) -> Self::V;
     /// `acc + hi52(lo52(a) · lo52(b))`: bits 52..104 of that product (`vpmadd52huq`).
     fn madd52hi(acc: Self::V, a: Self::V, b: Self::V) -> Self::V;

@@ -71,17 +71,16 @@ impl<F: LaneField> Jac8<F> {
 
     /// 2P (3M + 4S): M = 3X², T = X·Y², X₃ = M² − 8T, Y₃ = M(4T − X₃) − 8Y⁴, Z₃ = 2YZ.
     /// Never degenerate: y = 0 is impossible on secp256k1. Each linear combination is one
-    /// fused lane operation with a single reduction, and the products that only feed one
-    /// (X², T, M², M(4T − X₃), Y⁴, YZ) are left unreduced for it to finish.
+    /// fused lane operation with a single reduction, the products that only feed one (X²,
+    /// T, Y⁴, YZ) are left unreduced for it to finish, and M² and M(4T − X₃) are one
+    /// operation with the subtraction after them.
     #[inline(always)]
     pub fn double(&self) -> Self {
         let m = self.x.sqr_unreduced().triple();
         let s = self.y.sqr();
         let t = self.x.mul_unreduced(&s);
-        let x3 = m.sqr_unreduced().sub_shl::<3>(&t);
-        let y3 = m
-            .mul_unreduced(&t.shl_sub::<2>(&x3))
-            .sub_shl::<3>(&s.sqr_unreduced());
+        let x3 = m.sqr_sub_shl::<3>(&t);
+        let y3 = m.mul_sub_shl::<3>(&t.shl_sub::<2>(&x3), &s.sqr_unreduced());
         let z3 = self.y.mul_unreduced(&self.z).shl::<1>();
         Jac8 {
             x: x3,
@@ -95,9 +94,7 @@ impl<F: LaneField> Jac8<F> {
     #[inline(always)]
     pub fn add_affine(&self, q: &Aff8<F>) -> (Self, F, u8) {
         let zz = self.z.sqr();
-        let u2 = q.x.mul_unreduced(&zz);
-        let s2 = q.y.mul(&self.z).mul_unreduced(&zz);
-        self.add_finish(&u2, &s2)
+        self.add_finish(&q.x, &q.y.mul(&self.z), &zz)
     }
 
     /// P + Q where Q = (q.x : q.y : 1/zinv), i.e. a true affine point added to an
@@ -107,26 +104,25 @@ impl<F: LaneField> Jac8<F> {
     pub fn add_zinv(&self, q: &Aff8<F>, zinv: &F) -> (Self, u8) {
         let az = self.z.mul(zinv);
         let zz = az.sqr();
-        let u2 = q.x.mul_unreduced(&zz);
-        let s2 = q.y.mul(&az).mul_unreduced(&zz);
-        let (r, _, d) = self.add_finish(&u2, &s2);
+        let (r, _, d) = self.add_finish(&q.x, &q.y.mul(&az), &zz);
         (r, d)
     }
 
-    /// The rest of the addition from U₂ = x_Q·Z² and S₂ = y_Q·Z³ (unreduced: they only
-    /// feed H and I). H·X·H² (T) and the products that end in a linear combination stay
-    /// unreduced too.
+    /// The rest of the addition from x_Q, y_Q·Z and Z² (Z the accumulator's z, scaled by
+    /// the frame's zinv for `add_zinv`): H = x_Q·Z² − X and I = y_Q·Z·Z² − Y are products
+    /// with their subtraction in one operation, as are I² − H³ − 2T and I(T − X₃) − Y·H³;
+    /// T = X·H² and Y·H³ stay unreduced for them.
     #[inline(always)]
-    fn add_finish(&self, u2: &F::Unreduced, s2: &F::Unreduced) -> (Self, F, u8) {
-        let h = u2.sub(&self.x);
-        let i = s2.sub(&self.y);
+    fn add_finish(&self, qx: &F, yz: &F, zz: &F) -> (Self, F, u8) {
+        let h = qx.mul_sub_shl::<0>(zz, &self.x);
+        let i = yz.mul_sub_shl::<0>(zz, &self.y);
         let degenerate = h.is_zero();
         let h2 = h.sqr();
         let h3 = h.mul(&h2);
         let t = self.x.mul_unreduced(&h2);
         let z3 = self.z.mul(&h);
-        let x3 = i.sqr_unreduced().sub_sub_dbl(&h3, &t);
-        let y3 = i.mul_unreduced(&t.sub(&x3)).sub(&self.y.mul_unreduced(&h3));
+        let x3 = i.sqr_sub_sub_dbl(&h3, &t);
+        let y3 = i.mul_sub_shl::<0>(&t.sub(&x3), &self.y.mul_unreduced(&h3));
         (
             Jac8 {
                 x: x3,

@@ -18,7 +18,8 @@ fn map2(a: [u64; LANES], b: [u64; LANES], f: impl Fn(u64, u64) -> u64) -> [u64; 
 }
 
 /// `acc + half(lo52(a) · lo52(b))` lane by lane, `half` picking the low or high 52 bits of
-/// the 104-bit product; in debug builds, checks that the multiplicands are below 2⁵².
+/// the 104-bit product. The bits of `a` and `b` above 52 are ignored, as the instruction
+/// ignores them (the 5×52 field leaves bits it has already carried there).
 #[inline(always)]
 fn madd52(
     acc: [u64; LANES],
@@ -28,10 +29,6 @@ fn madd52(
 ) -> [u64; LANES] {
     let mut r = [0u64; LANES];
     for i in 0..LANES {
-        debug_assert!(
-            a[i] >> 52 == 0 && b[i] >> 52 == 0,
-            "IFMA multiplicand above 52 bits"
-        );
         r[i] = acc[i].wrapping_add(half((a[i] & M52) as u128 * (b[i] & M52) as u128));
     }
     r
@@ -49,8 +46,7 @@ fn map1(a: [u64; LANES], f: impl Fn(u64) -> u64) -> [u64; LANES] {
 //
 // In debug builds (the test profile has them) the arithmetic operations also check the
 // bounds the lane algorithms promise, which the hardware would not: `add` and `sub` never
-// wrap (no limb overflows, none goes negative), and IFMA's multiplicands are below 2⁵²
-// (`vpmadd52*` reads only their low 52 bits, so a larger limb would be silently cut).
+// wrap (no limb overflows, none goes negative).
 impl Backend for Portable {
     type V = [u64; LANES];
 

@@ -5,10 +5,11 @@
 //! - [`lift`]: R = (x, √(x³ + 7)) with the requested parity, for one or more groups side by
 //!   side; returns the lanes where x³ + 7 is a square (the others have no R: r is not an
 //!   x-coordinate).
-//! - [`recover8`], from R (every arrow eight lanes wide):
+//! - [`recover_groups`], from R (every arrow eight lanes wide), for up to [`GROUPS`] groups
+//!   at once:
 //!   1. Invalid lanes (rejected by the caller) get a harmless dummy input.
-//!   2. r⁻¹ for all lanes by one product tree across the lanes and one safegcd inversion
-//!      (Montgomery form), then u₁ = −m·r⁻¹ and u₂ = s·r⁻¹.
+//!   2. r⁻¹ for all lanes of all the groups by product trees across each group's lanes and
+//!      one safegcd inversion (Montgomery form), then u₁ = −m·r⁻¹ and u₂ = s·r⁻¹.
 //!   3. The schedule (`super::schedule`): u₂'s GLV halves recoded jointly as one
 //!      Eisenstein integer, one digit per 3 bits from an 11-entry table; u₁'s 128-bit halves
 //!      in signed odd windows of width 14 over the static odd-multiple tables of G and
@@ -17,8 +18,12 @@
 //!      affine on one isomorphic curve without an inversion, and their images under ω, ω².
 //!   5. Strauss's loop from bit 126 down: a doubling per bit, one joint addition every 3
 //!      bits, two G additions every 14 bits. Table entries are fetched with gathers.
-//!   6. To affine with one product-tree inversion across the lanes, then Keccak-256 of the
-//!      eight keys, 8-way.
+//!   6. To affine, every group's Z inverted by one safegcd inversion (as in step 2), then
+//!      Keccak-256 of each group's eight keys, 8-way.
+//!
+//!   Steps 1 and 3 to 5 run group by group between the two shared inversions, which is
+//!   what a group of its own pays in full: two safegcd inversions, against two for up to
+//!   [`GROUPS`] groups at once.
 //!
 //! Every addition is complete per lane: where the accumulator and the added point share
 //! their x (impossible for honest signatures, reachable by crafted ones), the lane gets
@@ -30,15 +35,16 @@
 use super::keccak::keccak256_64_x8;
 use super::lane_field::{Chains, LaneField, Linear};
 use super::point::{Aff8, Jac8};
-use super::{Backend, LANES};
+use super::{Backend, GROUPS, LANES};
 use crate::secp256k1::field::FieldElement;
 use crate::secp256k1::group::G;
+use crate::secp256k1::scalar::Scalar;
 use crate::secp256k1::tables;
 
 /// Status of a lane: key and hash are valid.
 pub(crate) const OK: u64 = 0;
 /// Status of a lane: x³ + 7 has no square root (r is not an x-coordinate). Only
-/// [`lift_recover8`] reports it; [`lift`] returns the mask.
+/// [`lift_recover`] reports it; [`lift`] returns the mask.
 pub(crate) const NOT_ON_CURVE: u64 = 1;
 /// Status of a lane: its schedule could not be built (a GLV half or the joint recoding's
 /// remainder out of its bound, which the bounds in `secp256k1::glv` and
@@ -66,7 +72,7 @@ pub struct Input8 {
     pub x: [[u64; LANES]; 4],
     /// 1 where R's y must be odd.
     pub odd: [u64; LANES],
-    /// R's y-coordinate, canonical: written by [`lift`], read by [`recover8`].
+    /// R's y-coordinate, canonical: written by [`lift`], read by [`recover_groups`].
     pub y: [[u64; LANES]; 4],
     /// r, in [1, n).
     pub r: [[u64; LANES]; 4],
@@ -188,7 +194,7 @@ fn add_complete<F: LaneField>(
 }
 
 /// `p + q` for the table's construction, with the lanes where it would be degenerate
-/// (none, see [`recover8`]) added to `retry`.
+/// (none, see [`strauss_group`]) added to `retry`.
 #[inline(always)]
 fn add_table<F: LaneField>(p: &Jac8<F>, q: &Aff8<F>, retry: &mut u8) -> Jac8<F> {
     let (sum, _, same_x) = p.add_affine(q);
@@ -248,6 +254,18 @@ struct Strauss<'a, F: LaneField> {
     tab: &'a LaneTable<F>,
     gtab: [&'static tables::OddMultiples; 2],
     zt: F,
+    /// −zt: a static G entry added with the frame's scale negated is added negated (its
+    /// y·zinv³ changes sign, its x·zinv² does not), so that a negative G digit costs a
+    /// select of the scale, not a negation of the entry.
+    neg_zt: F,
+}
+
+impl<F: LaneField> Strauss<'_, F> {
+    /// The frame's scale for a G entry: negated in the lanes of `neg`.
+    #[inline(always)]
+    fn scale(&self, neg: u8) -> F {
+        F::select(neg, &self.neg_zt, &self.zt)
+    }
 }
 
 impl<F: LaneField> Strauss<'_, F> {
@@ -263,7 +281,7 @@ impl<F: LaneField> Strauss<'_, F> {
         inf: &mut u8,
     ) -> Result<Jac8<F>, (usize, Jac8<F>)> {
         for (i, step) in STEPS.iter().enumerate().skip(from) {
-            let (p, zinv, live) = match *step {
+            let (p, zinv, live): (_, Option<F>, _) = match *step {
                 Step::Double => {
                     acc = acc.double();
                     continue;
@@ -277,7 +295,7 @@ impl<F: LaneField> Strauss<'_, F> {
                 }
                 Step::G(h, col) => {
                     let (idx, neg) = (&self.sched.g_idx[h][col], self.sched.g_neg[h][col]);
-                    (g_entry::<F>(self.gtab[h], idx, neg), Some(&self.zt), 0xFF)
+                    (g_entry::<F>(self.gtab[h], idx), Some(self.scale(neg)), 0xFF)
                 }
                 Step::Correct(h) => {
                     let live = self.sched.corr_g[h];
@@ -285,16 +303,16 @@ impl<F: LaneField> Strauss<'_, F> {
                         continue;
                     }
                     (
-                        g_entry::<F>(self.gtab[h], &[0; LANES], 0xFF),
-                        Some(&self.zt),
+                        g_entry::<F>(self.gtab[h], &[0; LANES]),
+                        Some(self.neg_zt),
                         live,
                     )
                 }
             };
             if COMPLETE {
-                acc = add_complete(acc, &p, zinv, live, inf);
+                acc = add_complete(acc, &p, zinv.as_ref(), live, inf);
             } else {
-                let (sum, same_x) = add_in_frame(&acc, &p, zinv);
+                let (sum, same_x) = add_in_frame(&acc, &p, zinv.as_ref());
                 if same_x & live != 0 {
                     return Err((i, acc));
                 }
@@ -309,9 +327,9 @@ impl<F: LaneField> Strauss<'_, F> {
     }
 }
 
-/// Entry `idx[i]` of a static odd-multiple table in lane i, negated where `neg` is set.
+/// Entry `idx[i]` of a static odd-multiple table in lane i.
 #[inline(always)]
-fn g_entry<F: LaneField>(table: &tables::OddMultiples, idx: &[u64; LANES], neg: u8) -> Aff8<F> {
+fn g_entry<F: LaneField>(table: &tables::OddMultiples, idx: &[u64; LANES]) -> Aff8<F> {
     let base = F::B::shl::<3>(F::B::load(idx));
     let bytes = table.as_bytes();
     let mut w = [base; 8];
@@ -322,7 +340,6 @@ fn g_entry<F: LaneField>(table: &tables::OddMultiples, idx: &[u64; LANES], neg: 
         x: F::from_words([w[0], w[1], w[2], w[3]]),
         y: F::from_words([w[4], w[5], w[6], w[7]]),
     }
-    .neg_lanes(neg)
 }
 
 /// The same point in every lane.
@@ -374,10 +391,68 @@ pub(crate) fn lift<F: LaneField, const K: usize>(inps: &mut [Input8; K]) -> [u8;
     out
 }
 
-/// Recovers the eight lanes of `inp` (R given by x and y: the lanes [`lift`] kept) into
-/// `out`.
+/// What one group's Strauss loop leaves: the accumulator on the isomorphic curve, the
+/// curve's scale, and the lanes to retry on the scalar path or at infinity.
+struct Accumulated<F: LaneField> {
+    acc: Jac8<F>,
+    zt: F,
+    retry: u8,
+    inf: u8,
+}
+
+impl<F: LaneField> Clone for Accumulated<F> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<F: LaneField> Copy for Accumulated<F> {}
+
+/// Recovers the lanes of up to [`GROUPS`] groups `inps` (R given by x and y: the lanes
+/// [`lift`] kept) into `outs`, the groups' inversions shared: r⁻¹ for every lane of
+/// every group by one inversion (step 2), and the keys' Z by one more (step 6). Longer
+/// inputs go [`GROUPS`] at a time.
 #[inline(always)]
-pub(crate) fn recover8<F: LaneField>(inp: &Input8, out: &mut Output8) {
+pub(crate) fn recover_groups<F: LaneField>(inps: &[Input8], outs: &mut [Output8]) {
+    for (inps, outs) in inps.chunks(GROUPS).zip(outs.chunks_mut(GROUPS)) {
+        let n = inps.len();
+        // 2. r⁻¹ for all lanes of all groups, then u₁ and u₂ (the field's way:
+        //    `LaneField::recovery_scalars`).
+        let mut u1 = [[Scalar::ZERO; LANES]; GROUPS];
+        let mut u2 = [[Scalar::ZERO; LANES]; GROUPS];
+        F::recovery_scalars(inps, &mut u1[..n], &mut u2[..n]);
+        // Steps 1 and 3 to 5, group by group.
+        let one = F::splat(&FieldElement::ONE);
+        let mut done = [Accumulated {
+            acc: Jac8 {
+                x: one,
+                y: one,
+                z: one,
+            },
+            zt: one,
+            retry: 0,
+            inf: 0,
+        }; GROUPS];
+        let mut z = [one; GROUPS];
+        for k in 0..n {
+            done[k] = strauss_group::<F>(&inps[k], &u1[k], &u2[k]);
+            z[k] = done[k].acc.z.mul(&done[k].zt);
+        }
+        // 6. The keys' Z of every group inverted at once.
+        F::invert_groups(&mut z[..n]);
+        for k in 0..n {
+            finish_group::<F>(&done[k], &z[k], inps[k].valid as u8, &mut outs[k]);
+        }
+    }
+}
+
+/// Steps 1 and 3 to 5 of one group, from its u₁ and u₂: the Strauss loop's accumulator.
+#[inline(always)]
+fn strauss_group<F: LaneField>(
+    inp: &Input8,
+    u1: &[Scalar; LANES],
+    u2: &[Scalar; LANES],
+) -> Accumulated<F> {
     let valid = inp.valid as u8;
 
     // 1. Dummy inputs for invalid lanes: R = G, r = Gx, s = 2, m = 1, so that Q = (1/Gx)·G.
@@ -392,11 +467,8 @@ pub(crate) fn recover8<F: LaneField>(inp: &Input8, out: &mut Output8) {
         &splat_point(&G.x, &G.y),
     );
 
-    // 2. r⁻¹ for all lanes, then u₁ and u₂ (the field's way: `LaneField::recovery_scalars`).
-    let (u1, u2) = F::recovery_scalars(inp, valid);
-
     // 3. The schedule.
-    let sched = Schedule::new::<F>(&u1, &u2);
+    let sched = Schedule::new::<F>(u1, u2);
     let mut retry = sched.retry;
 
     // 4. The table of the joint digits: 1, 2, 3, 4, 1−ω, 2−ω, 3+ω, 3−ω, 4+ω, 2−2ω and 5+2ω
@@ -472,18 +544,15 @@ pub(crate) fn recover8<F: LaneField>(inp: &Input8, out: &mut Output8) {
     // fix-ups: the loop stops at the first addition where a lane meets acc = ±Q, and the
     // complete loop (the same steps, every addition complete) resumes from there. Honest
     // signatures never stop; keeping the fix-up out of the hot loop keeps it lean.
-    let g0 = g_entry::<F>(
-        gtab[0],
-        &sched.g_idx[0][G_DIGITS - 1],
-        sched.g_neg[0][G_DIGITS - 1],
-    );
-    let start = Jac8::from_affine_zinv(&g0, &zt);
     let ctx = Strauss {
         sched: &sched,
         tab: &tab,
         gtab,
         zt,
+        neg_zt: zt.neg(),
     };
+    let g0 = g_entry::<F>(gtab[0], &sched.g_idx[0][G_DIGITS - 1]);
+    let start = Jac8::from_affine_zinv(&g0, &ctx.scale(sched.g_neg[0][G_DIGITS - 1]));
     // `inf`: the lanes whose accumulator is at the point at infinity.
     let mut inf = 0u8;
     let acc = match ctx.run::<false>(start, 0, &mut inf) {
@@ -493,13 +562,22 @@ pub(crate) fn recover8<F: LaneField>(inp: &Input8, out: &mut Output8) {
             Err(_) => unreachable!("the complete loop runs to the end"),
         },
     };
+    Accumulated {
+        acc,
+        zt,
+        retry,
+        inf,
+    }
+}
 
+/// Step 6 of one group, from the inverse of its keys' Z (Z·zt, the scale included): the
+/// keys in affine form, their Keccak-256 hashes and the lanes' status.
+#[inline(always)]
+fn finish_group<F: LaneField>(a: &Accumulated<F>, zinv: &F, valid: u8, out: &mut Output8) {
     // 6. Back from the isomorphic frame, to affine, hash.
-    let z = acc.z.mul(&zt);
-    let zinv = z.invert_lanes();
     let zi2 = zinv.sqr();
-    let qx = acc.x.mul(&zi2).normalize();
-    let qy = acc.y.mul(&zi2.mul(&zinv)).normalize();
+    let qx = a.acc.x.mul(&zi2).normalize();
+    let qy = a.acc.y.mul(&zi2.mul(zinv)).normalize();
     let xw = qx.to_words();
     let yw = qy.to_words();
     let msg = [
@@ -522,9 +600,9 @@ pub(crate) fn recover8<F: LaneField>(inp: &Input8, out: &mut Output8) {
         let bit = 1u8 << i;
         *st = if valid & bit == 0 {
             INVALID
-        } else if retry & bit != 0 {
+        } else if a.retry & bit != 0 {
             RETRY_SCALAR
-        } else if inf & bit != 0 {
+        } else if a.inf & bit != 0 {
             AT_INFINITY
         } else {
             OK
@@ -532,20 +610,29 @@ pub(crate) fn recover8<F: LaneField>(inp: &Input8, out: &mut Output8) {
     }
 }
 
-/// Both passes on one group, for the tests and the emulator: [`lift`], then [`recover8`]
-/// on the lanes it kept; the lanes it dropped are reported as [`NOT_ON_CURVE`].
+/// Both passes, for the tests and the emulator: [`lift`] of each group, then
+/// [`recover_groups`] on the lanes it kept, [`GROUPS`] groups at a time; the lanes it
+/// dropped are reported as [`NOT_ON_CURVE`].
 #[cfg(any(test, feature = "emu"))]
 #[inline(always)]
-pub(crate) fn lift_recover8<F: LaneField>(inp: &Input8, out: &mut Output8) {
-    let mut lifted = [*inp];
-    let [on_curve] = lift::<F, 1>(&mut lifted);
-    let [mut lifted] = lifted;
-    let not_on_curve = inp.valid as u8 & !on_curve;
-    lifted.valid = u64::from(on_curve);
-    recover8::<F>(&lifted, out);
-    for (i, st) in out.status.iter_mut().enumerate() {
-        if not_on_curve >> i & 1 == 1 {
-            *st = NOT_ON_CURVE;
+pub(crate) fn lift_recover<F: LaneField>(inps: &[Input8], outs: &mut [Output8]) {
+    for (inps, outs) in inps.chunks(GROUPS).zip(outs.chunks_mut(GROUPS)) {
+        let mut lifted = [Input8::default(); GROUPS];
+        let mut dropped = [0u8; GROUPS];
+        for (k, inp) in inps.iter().enumerate() {
+            let mut one = [*inp];
+            let [on_curve] = lift::<F, 1>(&mut one);
+            lifted[k] = one[0];
+            lifted[k].valid = u64::from(on_curve);
+            dropped[k] = inp.valid as u8 & !on_curve;
+        }
+        recover_groups::<F>(&lifted[..inps.len()], outs);
+        for (out, dropped) in outs.iter_mut().zip(dropped) {
+            for (i, st) in out.status.iter_mut().enumerate() {
+                if dropped >> i & 1 == 1 {
+                    *st = NOT_ON_CURVE;
+                }
+            }
         }
     }
 }
@@ -565,11 +652,15 @@ pub(crate) fn lift2_avx512(_cpu: crate::dispatch::Avx512Ifma, inps: &mut [Input8
     unsafe { lift2_avx512_body(inps) }
 }
 
-/// [`recover8`] on AVX-512 IFMA, for a CPU that has it.
+/// [`recover_groups`] on AVX-512 IFMA, for a CPU that has it.
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn recover8_avx512(_cpu: crate::dispatch::Avx512Ifma, inp: &Input8, out: &mut Output8) {
+pub(crate) fn recover_groups_avx512(
+    _cpu: crate::dispatch::Avx512Ifma,
+    inps: &[Input8],
+    outs: &mut [Output8],
+) {
     // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F, BW, IFMA.
-    unsafe { recover8_avx512_body(inp, out) }
+    unsafe { recover_groups_avx512_body(inps, outs) }
 }
 
 /// The body of [`lift2_avx512`], compiled with the AVX-512 features.
@@ -579,19 +670,19 @@ fn lift2_avx512_body(inps: &mut [Input8; 2]) -> [u8; 2] {
     lift::<IfmaField, 2>(inps)
 }
 
-/// The body of [`recover8_avx512`], compiled with the AVX-512 features.
+/// The body of [`recover_groups_avx512`], compiled with the AVX-512 features.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
-fn recover8_avx512_body(inp: &Input8, out: &mut Output8) {
-    recover8::<IfmaField>(inp, out);
+fn recover_groups_avx512_body(inps: &[Input8], outs: &mut [Output8]) {
+    recover_groups::<IfmaField>(inps, outs);
 }
 
-/// [`lift_recover8`] on AVX-512, compiled with the AVX-512 features: the C-ABI wrapper the
+/// [`lift_recover`] on AVX-512, compiled with the AVX-512 features: the C-ABI wrapper the
 /// emulator runs (`super::abi`) enters here.
 #[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
-pub(crate) fn lift_recover8_avx512_body(inp: &Input8, out: &mut Output8) {
-    lift_recover8::<IfmaField>(inp, out);
+pub(crate) fn lift_recover_avx512_body(inps: &[Input8], outs: &mut [Output8]) {
+    lift_recover::<IfmaField>(inps, outs);
 }
 
 /// [`lift`] of two groups on AVX-512 F without IFMA (the 9×29 field), for a CPU that has
@@ -602,11 +693,15 @@ pub(crate) fn lift2_avx512f(_cpu: crate::dispatch::Avx512F, inps: &mut [Input8; 
     unsafe { lift2_avx512f_body(inps) }
 }
 
-/// [`recover8`] on AVX-512 F without IFMA, for a CPU that has AVX-512 F and BW.
+/// [`recover_groups`] on AVX-512 F without IFMA, for a CPU that has AVX-512 F and BW.
 #[cfg(target_arch = "x86_64")]
-pub(crate) fn recover8_avx512f(_cpu: crate::dispatch::Avx512F, inp: &Input8, out: &mut Output8) {
+pub(crate) fn recover_groups_avx512f(
+    _cpu: crate::dispatch::Avx512F,
+    inps: &[Input8],
+    outs: &mut [Output8],
+) {
     // SAFETY: the token exists only where `crate::dispatch` detected AVX-512 F and BW.
-    unsafe { recover8_avx512f_body(inp, out) }
+    unsafe { recover_groups_avx512f_body(inps, outs) }
 }
 
 /// The body of [`lift2_avx512f`], compiled with AVX-512 F and BW.
@@ -616,18 +711,18 @@ fn lift2_avx512f_body(inps: &mut [Input8; 2]) -> [u8; 2] {
     lift::<Avx512FField, 2>(inps)
 }
 
-/// The body of [`recover8_avx512f`], compiled with AVX-512 F and BW.
+/// The body of [`recover_groups_avx512f`], compiled with AVX-512 F and BW.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn recover8_avx512f_body(inp: &Input8, out: &mut Output8) {
-    recover8::<Avx512FField>(inp, out);
+fn recover_groups_avx512f_body(inps: &[Input8], outs: &mut [Output8]) {
+    recover_groups::<Avx512FField>(inps, outs);
 }
 
-/// [`lift_recover8`] on AVX-512 F without IFMA: the emulator's entry (`super::abi`).
+/// [`lift_recover`] on AVX-512 F without IFMA: the emulator's entry (`super::abi`).
 #[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) fn lift_recover8_avx512f_body(inp: &Input8, out: &mut Output8) {
-    lift_recover8::<Avx512FField>(inp, out);
+pub(crate) fn lift_recover_avx512f_body(inps: &[Input8], outs: &mut [Output8]) {
+    lift_recover::<Avx512FField>(inps, outs);
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 //! by the scalar core.
 
 use super::field::M52;
-use super::{Backend, Ifma, LANES};
+use super::{Backend, GROUPS, Ifma, LANES};
+use crate::secp256k1::batch_inv::invert_chain_in;
 use crate::secp256k1::scalar::Scalar;
 
 /// n in radix 2⁵².
@@ -198,24 +199,34 @@ impl<B: Ifma> Sc8<B> {
         Sc8(cond_sub_n::<B>(cond_sub_n::<B>(t)))
     }
 
-    /// Inverses of all lanes in Montgomery form, given Montgomery-form inputs (none zero):
-    /// a product tree across lanes, one scalar safegcd inversion, one layer of products.
+    /// Inverses of every lane of every group of `xs` (at most [`GROUPS`]) in Montgomery
+    /// form, given Montgomery-form inputs (none zero), with one scalar safegcd inversion:
+    /// a product tree across each group's lanes, Montgomery's trick across the groups'
+    /// totals, one layer of products per group (as `LaneField::invert_groups`).
     #[inline(always)]
-    pub fn invert_lanes_mont(&self) -> Self {
-        let z = *self;
-        let s1 = swap_lanes::<B, 1>(&z);
-        let a1 = z.mont_mul(&s1);
-        let s2 = swap_lanes::<B, 2>(&a1);
-        let a2 = a1.mont_mul(&s2);
-        let e2 = s1.mont_mul(&s2);
-        let s4 = swap_lanes::<B, 4>(&a2);
-        let a3 = a2.mont_mul(&s4);
-        let e3 = e2.mont_mul(&s4);
-        // a3 = P·2²⁶⁰ (Montgomery form of the product P). Its plain inverse is P⁻¹·2⁻²⁶⁰;
-        // times 2⁵²⁰ that is P⁻¹·2²⁶⁰, the Montgomery form of P⁻¹.
-        let total = a3.to_lanes()[0];
-        let inv = total.inv().mul(&R2);
-        Sc8::splat(&inv).mont_mul(&e3)
+    pub fn invert_groups_mont(xs: &mut [Self]) {
+        let n = xs.len();
+        let mut others = [Sc8::splat(&Scalar::ONE); GROUPS];
+        let mut totals = [Scalar::ONE; GROUPS];
+        for (k, z) in xs.iter().enumerate() {
+            let s1 = swap_lanes::<B, 1>(z);
+            let a1 = z.mont_mul(&s1);
+            let s2 = swap_lanes::<B, 2>(&a1);
+            let a2 = a1.mont_mul(&s2);
+            let e2 = s1.mont_mul(&s2);
+            let s4 = swap_lanes::<B, 4>(&a2);
+            // a3 = P·2²⁶⁰, the Montgomery form of the group's product P, read as a plain
+            // scalar.
+            totals[k] = a2.mont_mul(&s4).to_lanes()[0];
+            others[k] = e2.mont_mul(&s4);
+        }
+        let mut scratch = [Scalar::ONE; GROUPS];
+        invert_chain_in(&mut totals[..n], &mut scratch);
+        for (k, x) in xs.iter_mut().enumerate() {
+            // The plain inverse of P·2²⁶⁰ is P⁻¹·2⁻²⁶⁰; times 2⁵²⁰ it is P⁻¹·2²⁶⁰, the
+            // Montgomery form of P⁻¹.
+            *x = Sc8::splat(&totals[k].mul(&R2)).mont_mul(&others[k]);
+        }
     }
 }
 
@@ -310,20 +321,29 @@ mod tests {
         }
     }
 
+    /// One group, a few, and the most one call takes, each lane against the scalar core.
     #[test]
-    fn invert_lanes_matches_scalar_core() {
-        let vals = scalars(4, 400);
-        for c in vals
-            .chunks(LANES)
-            .filter(|c| c.iter().all(|x| !x.is_zero()))
-        {
-            let a = lanes(c).mont_mul(&S::splat(&R2));
-            let inv = a
-                .invert_lanes_mont()
-                .mont_mul(&S::splat(&Scalar::ONE))
-                .to_lanes();
-            for i in 0..LANES {
-                assert_eq!(inv[i], c[i % c.len()].inv());
+    fn invert_groups_matches_scalar_core() {
+        let vals: Vec<Scalar> = scalars(4, 400)
+            .into_iter()
+            .filter(|x| !x.is_zero())
+            .collect();
+        for n in [1, 3, GROUPS] {
+            for c in vals.chunks(n * LANES) {
+                let at = |k: usize, i: usize| c[(k * LANES + i) % c.len()];
+                let mut groups: Vec<S> = (0..n)
+                    .map(|k| {
+                        let g: [Scalar; LANES] = core::array::from_fn(|i| at(k, i));
+                        lanes(&g).mont_mul(&S::splat(&R2))
+                    })
+                    .collect();
+                S::invert_groups_mont(&mut groups);
+                for (k, g) in groups.iter().enumerate() {
+                    let inv = g.mont_mul(&S::splat(&Scalar::ONE)).to_lanes();
+                    for (i, x) in inv.iter().enumerate() {
+                        assert_eq!(*x, at(k, i).inv(), "{n} groups: group {k} lane {i}");
+                    }
+                }
             }
         }
     }

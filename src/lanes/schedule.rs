@@ -19,16 +19,16 @@ use crate::secp256k1::scalar::Scalar;
 
 /// Entries of the joint digits' table.
 pub(crate) const TABLE: usize = ENTRIES.len();
+/// Coordinates per entry in [`LaneTable`]: x, βx, β²x, y and −y.
+pub(crate) const COORDS: usize = 5;
 
 /// Per-lane digits, column-major.
 pub(crate) struct Schedule {
     /// Word offset in [`LaneTable`] of limb 0 of the joint digit's x (β^rot·x), lane
     /// included, per column and lane.
     pub r_x: [[u64; LANES]; COLUMNS],
-    /// The same for the digit's y.
+    /// The same for the digit's y (the entry's y, or −y where the digit is negative).
     pub r_y: [[u64; LANES]; COLUMNS],
-    /// Lanes whose joint digit is negative, per column.
-    pub r_neg: [u8; COLUMNS],
     /// Lanes whose joint digit is not zero (the others skip the column), per column.
     pub r_live: [u8; COLUMNS],
     /// Table index of the G and 2¹²⁸G digits.
@@ -42,9 +42,9 @@ pub(crate) struct Schedule {
 }
 
 /// A joint digit packed for the lanes of a table of `limbs`-limb elements: bits 0..16 the
-/// offset of its x in [`LaneTable`] (lane 0), 16..32 that of its y, bit 32 negative, bit 33
-/// non-zero, bits 40..48 and 48..56 the digit's a and b as 16 − a, 16 − b (so that the
-/// update adds, never subtracts).
+/// offset of its x in [`LaneTable`] (lane 0), 16..32 that of its y (−y for a negative
+/// digit), bit 33 non-zero, bits 40..48 and 48..56 the digit's a and b as 16 − a, 16 − b
+/// (so that the update adds, never subtracts).
 const fn pack(d: Option<Digit>, limbs: usize) -> u64 {
     let (d, live) = match d {
         Some(d) => (d, 1),
@@ -60,8 +60,7 @@ const fn pack(d: Option<Digit>, limbs: usize) -> u64 {
     };
     let (a, b) = if live == 1 { d.value() } else { (0, 0) };
     offset(d.entry, d.rot, limbs)
-        | offset(d.entry, 3, limbs) << 16
-        | (d.neg as u64) << 32
+        | offset(d.entry, 3 + d.neg as u8, limbs) << 16
         | live << 33
         | ((16 - a) as u64) << 40
         | ((16 - b) as u64) << 48
@@ -108,7 +107,6 @@ impl Schedule {
         let mut s = Schedule {
             r_x: [[0; LANES]; COLUMNS],
             r_y: [[0; LANES]; COLUMNS],
-            r_neg: [0; COLUMNS],
             r_live: [0; COLUMNS],
             g_idx: [[[0; LANES]; G_DIGITS]; 2],
             g_neg: [[0; G_DIGITS]; 2],
@@ -131,7 +129,6 @@ impl Schedule {
             let rec = B::gather(digits, class);
             s.r_x[col] = B::store(B::add(B::and(rec, m16), lane_ids));
             s.r_y[col] = B::store(B::add(B::and(B::shr::<16>(rec), m16), lane_ids));
-            s.r_neg[col] = !B::eq(B::and(rec, B::splat(1 << 32)), zero);
             s.r_live[col] = !B::eq(B::and(rec, B::splat(1 << 33)), zero);
             let da = B::and(B::shr::<40>(rec), m8);
             let db = B::and(B::shr::<48>(rec), m8);
@@ -226,7 +223,6 @@ impl Schedule {
         let bit = 1u8 << lane;
         self.r_x[col][lane] = (p & 0xFFFF) + lane as u64;
         self.r_y[col][lane] = (p >> 16 & 0xFFFF) + lane as u64;
-        self.r_neg[col] = (self.r_neg[col] & !bit) | (((p >> 32) & 1) as u8) << lane;
         self.r_live[col] = (self.r_live[col] & !bit) | (((p >> 33) & 1) as u8) << lane;
     }
 }
@@ -234,19 +230,20 @@ impl Schedule {
 /// Offset of limb 0 of coordinate `c` of `entry`, lane 0, in a [`LaneTable`] of
 /// `limbs`-limb elements.
 const fn offset(entry: u8, c: u8, limbs: usize) -> u64 {
-    ((entry as usize * 4 + c as usize) * limbs * LANES) as u64
+    ((entry as usize * COORDS + c as usize) * limbs * LANES) as u64
 }
 
-/// The table of the joint digits, laid out for gathers: word ((e·4 + c)·L + k)·8 + lane
+/// The table of the joint digits, laid out for gathers: word ((e·5 + c)·L + k)·8 + lane
 /// holds limb k (of the field's L) of coordinate c of entry e in that lane, c = 0, 1, 2 for
-/// x, βx, β²x (the entry times 1, ω, ω²) and 3 for y.
+/// x, βx, β²x (the entry times 1, ω, ω²), 3 for y and 4 for −y (a negative digit's y: the
+/// negation is made once here, not at every addition).
 pub(crate) struct LaneTable<F: LaneField> {
     words: F::Table,
 }
 
 impl<F: LaneField> LaneTable<F> {
     /// The table of the affine points `pts` (in every lane), with their images under ω
-    /// and ω² (β²x = −x − βx).
+    /// and ω² (β²x = −x − βx) and their negatives.
     #[inline(always)]
     pub(crate) fn new(pts: &[Aff8<F>; TABLE]) -> Self {
         use super::lane_field::Linear;
@@ -255,22 +252,20 @@ impl<F: LaneField> LaneTable<F> {
         for (e, p) in pts.iter().enumerate() {
             let bx = p.x.mul(&beta);
             let b2x = p.x.neg_sub(&bx);
-            for (c, coord) in [p.x, bx, b2x, p.y].iter().enumerate() {
-                coord.table_put(words.as_mut(), (e * 4 + c) * F::LIMBS * LANES);
+            for (c, coord) in [p.x, bx, b2x, p.y, p.y.neg()].iter().enumerate() {
+                coord.table_put(words.as_mut(), (e * COORDS + c) * F::LIMBS * LANES);
             }
         }
         LaneTable { words }
     }
 
-    /// Column `col`'s joint digit in every lane (negated where it is negative; lanes whose
-    /// digit is zero get entry 0).
+    /// Column `col`'s joint digit in every lane (lanes whose digit is zero get entry 0).
     #[inline(always)]
     pub(crate) fn digit(&self, sched: &Schedule, col: usize) -> Aff8<F> {
         Aff8 {
             x: F::table_get(self.words.as_ref(), F::B::load(&sched.r_x[col])),
             y: F::table_get(self.words.as_ref(), F::B::load(&sched.r_y[col])),
         }
-        .neg_lanes(sched.r_neg[col])
     }
 }
 
@@ -286,7 +281,7 @@ mod tests {
     /// The lanes' schedule against the scalar recoding, digit by digit, on random scalars
     /// and on the largest halves the GLV rounding gives, for the tables of both lane
     /// fields (5 and 9 limbs). The expected offsets are written out from the table's
-    /// layout (word ((e·4 + c)·L + k)·8 + lane), not taken from [`pack`].
+    /// layout (word ((e·5 + c)·L + k)·8 + lane), not taken from [`pack`].
     #[test]
     fn lanes_recoding_matches_scalar_recoding() {
         let mut s = 0x5c4e_u64;
@@ -316,11 +311,11 @@ mod tests {
                             Some(d) => (d.entry as u64, d.rot as u64, d.neg),
                             None => (0, 0, false),
                         };
-                        let at = |c: u64| (entry * 4 + c) * limbs * LANES as u64 + lane as u64;
+                        let at = |c: u64| (entry * 5 + c) * limbs * LANES as u64 + lane as u64;
                         let what = format!("{limbs} limbs, column {col}, lane {lane}");
                         assert_eq!(sched.r_x[col][lane], at(rot), "{what}");
-                        assert_eq!(sched.r_y[col][lane], at(3), "{what}");
-                        assert_eq!(sched.r_neg[col] >> lane & 1, u8::from(neg), "{what}");
+                        // y, or −y (coordinate 4) for a negative digit.
+                        assert_eq!(sched.r_y[col][lane], at(3 + u64::from(neg)), "{what}");
                         assert_eq!(sched.r_live[col] >> lane & 1, u8::from(d.is_some()));
                     }
                     // u₁'s G windows: odd digits ±(2i + 1) read entry i of the G tables.

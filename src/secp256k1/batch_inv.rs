@@ -61,15 +61,24 @@ pub(crate) fn invert<T: Invertible>(v: &mut [T], scratch: &mut Vec<T>) {
 
 /// One running product (single chain).
 pub(crate) fn invert_chain<T: Invertible>(v: &mut [T], scratch: &mut Vec<T>) {
+    scratch.clear();
+    scratch.resize(v.len(), T::ONE);
+    invert_chain_in(v, scratch);
+}
+
+/// [`invert_chain`] with a scratch slice at least as long as `v` (no allocation: the lane
+/// engines use it for their few groups' totals, and run as leaf functions under the
+/// emulator too).
+#[inline(always)]
+pub(crate) fn invert_chain_in<T: Invertible>(v: &mut [T], scratch: &mut [T]) {
     let n = v.len();
     if n == 0 {
         return;
     }
-    scratch.clear();
     let mut acc = T::ONE;
-    for x in v.iter() {
+    for (x, s) in v.iter().zip(scratch.iter_mut()) {
         acc = acc.mul(x);
-        scratch.push(acc);
+        *s = acc;
     }
     let mut inv = acc.inv();
     for i in (1..n).rev() {
