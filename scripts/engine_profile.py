@@ -48,11 +48,14 @@ def run(elf, sym):
     n = sum(hist.values())
     print(f"instructions: {n}", file=sys.stderr)
     with open(os.environ["BX_PROFILE_OUT"], "a") as f:
-        f.write(json.dumps({"sym": sym, "hist": {hex(k): v for k, v in hist.items()}}) + "\n")
+        # The entry's last integer argument: how many groups of eight it recovered.
+        groups = [v for kind, v in args if kind == "int"][-1:] or [1]
+        f.write(json.dumps({"sym": sym, "groups": groups[0],
+                            "hist": {hex(k): v for k, v in hist.items()}}) + "\n")
     out = struct.pack("<Q", rax) + b"".join(m.read(a, n) for a, n in bufs)
     sys.stdout.buffer.write(out); sys.stdout.buffer.flush()
 
-# The phases of recover8, from its numbered comments ("// 1." …) in src/lanes/recover.rs.
+# The phases of the recovery core, from its numbered comments ("// 1." …) in src/lanes/recover.rs.
 def phases_of(source):
     marks = []
     for i, line in enumerate(open(source), 1):
@@ -72,7 +75,7 @@ NAMES = {
 
 def classify(frames, marks):
     """frames: [(function, file, line)] innermost first; inlined frames carry short names
-    (`recover8<…>`), the outermost its full path."""
+    (`recover_groups<…>`), the outermost its full path."""
     def has(name, file=None):
         for f, fl, _ in frames:
             short = re.sub(r"<.*", "", f).split("::")[-1]
@@ -100,35 +103,38 @@ def classify(frames, marks):
         return "loop: additions (43 joint, 20 G, corrections), control"
     if any(fl.endswith(("glv.rs", "eisenstein.rs", "recode.rs", "schedule.rs")) for fl in files):
         return "3. schedule: GLV split, joint recoding, G windows"
-    # The frame of recover8 itself gives the line of its statement.
+    # The frames of the core's own functions give the line of their statement.
     for f, file, line in frames:
         short = re.sub(r"<.*", "", f).split("::")[-1]
-        if short == "recover8" and file.endswith("lanes/recover.rs"):
+        if short in ("recover_groups", "strauss_group", "finish_group") and file.endswith(
+            "lanes/recover.rs"
+        ):
             phase = 0
             for (ln, num, _) in marks:
                 if line >= ln:
                     phase = num
             if phase:
                 return f"{phase}. {NAMES.get(phase, '')}"
-        if short == "lift_recover8" and file.endswith("lanes/recover.rs"):
+        if short == "lift_recover" and file.endswith("lanes/recover.rs"):
             return "lift: lanes kept, y's parity"
     return "entry, parse glue, other"
 
 def report(elf, hist_path, root):
-    # One table per engine entry (the C-ABI symbol each emulated call ran), over its calls.
-    hists, runs = defaultdict(Counter), Counter()
+    # One table per engine entry (the C-ABI symbol each emulated call ran) and number of
+    # groups per call (one group alone, or several sharing their inversions).
+    hists, groups = defaultdict(Counter), Counter()
     for line in open(hist_path):
         rec = json.loads(line)
-        sym, h = rec.get("sym", "recover8"), rec.get("hist", rec)
-        runs[sym] += 1
-        for k, v in h.items():
-            hists[sym][int(k, 16)] += v
-    for sym in hists:
-        print(f"== {sym}")
-        report_one(elf, hists[sym], runs[sym], root)
+        key = (rec["sym"], rec.get("groups", 1))
+        groups[key] += key[1]
+        for k, v in rec["hist"].items():
+            hists[key][int(k, 16)] += v
+    for key in hists:
+        print(f"== {key[0]}, {key[1]} group(s) of 8 a call")
+        report_one(elf, hists[key], groups[key], root)
         print()
 
-def report_one(elf, hist, runs, root):
+def report_one(elf, hist, groups, root):
     addrs = sorted(hist)
     p = subprocess.run(["addr2line", "-e", elf, "-a", "-f", "-i", "-C"],
                        input="\n".join(hex(a) for a in addrs), capture_output=True, text=True, check=True)
@@ -159,7 +165,7 @@ def report_one(elf, hist, runs, root):
     for a, n in hist.items():
         by[classify(chains.get(a, []), marks)] += n
     total = sum(by.values())
-    sigs = 8 * runs
+    sigs = 8 * groups
     print(f"{'phase':<52} {'instructions per signature':>28} {'share':>7}")
     for k in sorted(by, key=lambda k: -by[k]):
         print(f"{k:<52} {by[k] / sigs:>28,.0f} {by[k] / total:>7.1%}")
