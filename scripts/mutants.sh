@@ -1,56 +1,58 @@
 #!/usr/bin/env bash
-# Mutation testing with cargo-mutants (`cargo install cargo-mutants --locked`) of the code
-# where a wrong operator or digit gives a wrong sender for rare inputs only; see
-# doc/reliability.md, "Mutation testing", for the counts and the survivors.
+# Mutation testing with cargo-mutants (`cargo install cargo-mutants --locked`) in the whole
+# crate: the batch driver's compaction and the parse, where a wrong operator or constant
+# gives a wrong result for rare inputs only. See doc/reliability.md, "Mutation testing",
+# for the counts and the survivors.
 #
-#   scripts/mutants.sh                    every file of FILES below (one cargo-mutants run)
-#   scripts/mutants.sh FILE...            those files
+#   scripts/mutants.sh                    src/batch/lanes8.rs and src/recover.rs
+#   scripts/mutants.sh FILE...            those files (their tests: MUTANTS_TESTS below)
 #   scripts/mutants.sh --in-diff DIFF     only the mutants in lines a change touches
 #                                         (git diff main... > DIFF), anywhere in src/
 #
-# Each mutant is built (an incremental rebuild of the library, twice: as the test support's
-# dependency and as the unit-test binary; seconds for a function the engines do not
-# inline, 5 to 16 minutes for one they do, measured on two cores) and judged by the
-# library's unit tests (`cargo test --lib`, 2 to 5 s),
-# which include the boundary tests of src/boundary_tests.rs and src/lane_bounds_tests.rs.
-# For the GLV split, the recodings, the scalars and the lane schedule,
-# scripts/mutants_harness.sh is the faster way (seconds a mutant).
+# The GLV split, the recodings, the scalars and the lane schedule have a faster way,
+# scripts/mutants_harness.sh (seconds a mutant).
+#
+# The files: at the `mutants` profile (Cargo.toml: no optimisation, incremental builds), a
+# mutant rebuilds the library twice (as the test support's dependency and as the unit-test
+# binary) in well under a minute, where the test profile's opt-level 3 took 5 to 16
+# minutes for the functions the engines inline. Judged by the unit tests named in
+# $MUTANTS_TESTS (default: `recover::tests` and `batch::lanes8::tests`, which include the
+# compaction against a scalar stand-in engine and the engines on the portable backend and,
+# on this CPU's AVX-512, natively): about 35 s unoptimised. RUST_MIN_STACK: unoptimised,
+# the engines' frames are large; BXRUN is unset: the emulator's stack does not hold an
+# unoptimised engine (the emulated tests skip).
+#
+# --in-diff: the test profile (opt-level 3) and all the library's unit tests, which include
+# the boundary tests of src/boundary_tests.rs and src/lane_bounds_tests.rs; incremental
+# builds on.
+#
 # Results go to mutants.out/mutants.out/ (or $MUTANTS_OUT/mutants.out/); a surviving mutant
 # is listed in missed.txt. Extra arguments for cargo-mutants go in $MUTANTS_ARGS (e.g.
 # "-j 2").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-FILES=(
-    src/secp256k1/glv.rs
-    src/secp256k1/eisenstein.rs
-    src/secp256k1/recode.rs
-    src/lanes/schedule.rs
-    src/lanes/scalar.rs
-    src/batch/lanes8.rs
-    src/recover.rs
-    src/secp256k1/scalar.rs
-)
 out=${MUTANTS_OUT:-mutants.out}
-# Incremental builds for the mutants (the test profile turns them off for CI's clean
-# builds): each mutant changes one function, and an incremental rebuild recompiles only
-# what that touches.
-export CARGO_PROFILE_TEST_INCREMENTAL=true
-# `-C --lib`: build and run only the library's unit tests (the default would build every
-# test target of the package for each mutant, several minutes).
-common=(-C --lib --minimum-test-timeout 60 ${MUTANTS_ARGS:-})
-
 if [ "${1:-}" = "--in-diff" ]; then
-    exec cargo mutants --in-diff "$2" -o "$out" "${common[@]}"
+    export CARGO_PROFILE_TEST_INCREMENTAL=true
+    exec cargo mutants --in-diff "$2" -o "$out" -C --lib --minimum-test-timeout 60 \
+        ${MUTANTS_ARGS:-}
 fi
+FILES=(src/batch/lanes8.rs src/recover.rs)
 [ $# -gt 0 ] && FILES=("$@")
-# One run over all the files: one baseline build.
+read -r -a tests <<<"${MUTANTS_TESTS:-recover::tests batch::lanes8::tests}"
 args=()
 for f in "${FILES[@]}"; do
     args+=(-f "$f")
 done
-echo "== cargo mutants ${args[*]} ${common[*]}"
-cargo mutants "${args[@]}" -o "$out" "${common[@]}" || true
-# Counts per file.
+echo "== cargo mutants ${args[*]} --profile mutants -C --lib -- -- ${tests[*]}"
+rc=0
+env -u BXRUN RUST_MIN_STACK=268435456 cargo mutants "${args[@]}" -o "$out" --profile mutants \
+    -C --lib --minimum-test-timeout 120 ${MUTANTS_ARGS:-} -- -- "${tests[@]}" || rc=$?
+# Exit status 2 (mutants missed) and 3 (timeouts) are findings, reported below.
+case $rc in
+    0 | 2 | 3) ;;
+    *) echo "cargo mutants failed (exit status $rc)" >&2; exit "$rc" ;;
+esac
 . scripts/mutants_counts.sh
 mutant_counts "$out/mutants.out" "${FILES[@]}"

@@ -98,7 +98,7 @@ else:
         + "pub(crate) mod recover {\n    use super::{Backend, LANES};\n\n"
         + indent(stub) + "}\n\n" + traits)
     open(f"{dir}/src/secp256k1/mod.rs", "w").write(
-        mods(["eisenstein", "field", "glv", "group", "modinv", "recode", "scalar"])
+        mods(["batch_inv", "eisenstein", "field", "glv", "group", "modinv", "recode", "scalar"])
         + "#[cfg(target_arch = \"x86_64\")]\npub(crate) mod field_adx;\n"
         + "#[cfg(target_arch = \"aarch64\")]\npub(crate) mod field_arm64;\n" + tables)
     open(f"{dir}/src/lib.rs", "w").write(
@@ -142,7 +142,7 @@ harness() {
     copy src/secp256k1/tables/layout.rs
     copy src/test_support/rng.rs
     if [ "$kind" = lanes ]; then
-        for f in field field_adx field_arm64 group; do
+        for f in batch_inv field field_adx field_arm64 group; do
             copy "src/secp256k1/$f.rs"
         done
         copy src/dispatch.rs

@@ -271,3 +271,141 @@ pub fn ecrecover_precompile(input: &[u8]) -> Option<[u8; 32]> {
     out[12..].copy_from_slice(&address_of(&serialize(&q)));
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use asmcrypto_testkit::hostile::Generator;
+
+    /// A result as text: the testkit's `Error` is the one of the crate it links (the same
+    /// source, another type in this test binary).
+    fn text<T: core::fmt::Debug, E: core::fmt::Debug>(r: &Result<T, E>) -> String {
+        format!("{r:?}")
+    }
+
+    /// Every entry point of this file against the test support's reference model (built
+    /// from libsecp256k1 and the documented rules, not from this crate), on the hostile
+    /// generator's cases: each v and recovery id, r and s at 0, 1, n − 1, n and beyond,
+    /// x = r + n at and past p, x off the curve, keys at infinity, the precompile's v words
+    /// and lengths, and real signatures. Here (a unit test, not only the integration
+    /// suites) so that the mutation runs of this file (`scripts/mutants.sh`) see it.
+    #[test]
+    fn entry_points_match_the_reference_model() {
+        let mut kinds = std::collections::BTreeSet::new();
+        for c in Generator::new(0x7ec0).generate(3000) {
+            let what = c.describe();
+            kinds.insert(c.kind.name());
+            assert_eq!(
+                text(&recover_public_key(&c.hash, &c.sig)),
+                text(&c.want_key),
+                "{what}"
+            );
+            assert_eq!(
+                text(&recover_address(&c.hash, &c.sig)),
+                text(&c.want_addr),
+                "{what}"
+            );
+            assert_eq!(
+                text(&ecrecover_public_key(&c.sig64(), c.recid, &c.hash)),
+                text(&c.want_ec_key),
+                "{what}"
+            );
+            assert_eq!(
+                text(&ecrecover(&c.sig64(), c.recid, &c.hash)),
+                text(&c.want_ec),
+                "{what}"
+            );
+            assert_eq!(ecrecover_precompile(&c.pre), c.want_pre, "{what}");
+        }
+        assert!(kinds.len() >= 10, "{kinds:?}");
+    }
+
+    /// Big-endian bytes of four little-endian words.
+    fn be(w: [u64; 4]) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        for i in 0..4 {
+            b[8 * i..8 * i + 8].copy_from_slice(&w[3 - i].to_be_bytes());
+        }
+        b
+    }
+
+    fn sig(r: &[u8; 32], s: &[u8; 32], v: u8) -> [u8; 65] {
+        let mut out = [0u8; 65];
+        out[..32].copy_from_slice(r);
+        out[32..64].copy_from_slice(s);
+        out[64] = v;
+        out
+    }
+
+    /// `parse`'s checks one at a time, in the order every entry point reports them, at
+    /// their bounds: each v; r and s at 0, n and 2²⁵⁶ − 1; x = r + n at p − 1 and at p.
+    #[test]
+    fn parse_checks_in_order() {
+        let hash = [7u8; 32];
+        let one = be([1, 0, 0, 0]);
+        for v in 0..=255u8 {
+            let got = parse(&hash, &sig(&one, &one, v)).map(|p| p.odd);
+            match v {
+                0 | 27 => assert_eq!(got, Ok(false)),
+                1 | 28 => assert_eq!(got, Ok(true)),
+                // r = s = 1 with a bad v: the v error comes first.
+                _ => assert_eq!(got, Err(Error::InvalidRecoveryId(v))),
+            }
+        }
+        for recid in 4..=255u8 {
+            assert_eq!(
+                parse_recid(&hash, &[0; 64], recid).err(),
+                Some(Error::InvalidRecoveryId(recid))
+            );
+        }
+        let n = be(N);
+        let n_minus_1 = be([N[0] - 1, N[1], N[2], N[3]]);
+        for bad in [[0u8; 32], n, [0xff; 32]] {
+            assert_eq!(
+                parse(&hash, &sig(&bad, &bad, 0)).err(),
+                Some(Error::InvalidR)
+            );
+            assert_eq!(
+                parse(&hash, &sig(&one, &bad, 0)).err(),
+                Some(Error::InvalidS)
+            );
+        }
+        let top = parse(&hash, &sig(&n_minus_1, &n_minus_1, 1)).expect("r, s = n − 1");
+        assert_eq!(
+            (top.r.0, top.s.0, top.odd),
+            ([N[0] - 1, N[1], N[2], N[3]], top.r.0, true)
+        );
+        // The message hash is reduced mod n.
+        assert_eq!(parse(&n, &sig(&one, &one, 0)).map(|p| p.msg.0), Ok([0; 4]));
+        // x = r + n (recovery ids 2 and 3): p − 1 for r = p − n − 1; p itself for r = p − n.
+        let p_minus_n = [0x402D_A172_2FC9_BAEE, 0x4551_2319_50B7_5FC4, 1, 0];
+        let x = parse_recid(
+            &hash,
+            &{
+                let mut rs = [0u8; 64];
+                rs[..32].copy_from_slice(&be([p_minus_n[0] - 1, p_minus_n[1], p_minus_n[2], 0]));
+                rs[32..].copy_from_slice(&one);
+                rs
+            },
+            2,
+        )
+        .expect("r + n = p − 1 is below p");
+        let p_minus_1 = [0xFFFF_FFFE_FFFF_FC2E, u64::MAX, u64::MAX, u64::MAX];
+        assert_eq!(x.x.to_bytes(), be(p_minus_1));
+        assert!(!x.odd);
+        for recid in [2, 3] {
+            let mut rs = [0u8; 64];
+            rs[..32].copy_from_slice(&be(p_minus_n));
+            rs[32..].copy_from_slice(&one);
+            assert_eq!(
+                parse_recid(&hash, &rs, recid).err(),
+                Some(Error::NotOnCurve)
+            );
+            // Recovery ids 0 and 1 take x = r itself.
+            assert_eq!(
+                parse_recid(&hash, &rs, recid - 2).map(|p| p.x.to_bytes()),
+                Ok(be(p_minus_n))
+            );
+        }
+    }
+}

@@ -463,6 +463,161 @@ mod tests {
         }
     }
 
+    /// The engine's contract on the scalar core, lane by lane: a stand-in whose results are
+    /// right by construction, so that the compaction around it (parse, lift, packing,
+    /// groups and calls, the padded or scalar tail, the results' order, the retries) is
+    /// checked alone, and fast in any build. Every third lane it recovers is handed back
+    /// as [`RETRY_SCALAR`], which the driver must finish on the scalar path; it records
+    /// how many groups each call took.
+    struct ScalarEngine {
+        tail_min: usize,
+        calls: std::cell::RefCell<Vec<usize>>,
+    }
+
+    fn words(v: &[[u64; LANES]; 4], i: usize) -> [u64; 4] {
+        [v[0][i], v[1][i], v[2][i], v[3][i]]
+    }
+
+    impl Engine for ScalarEngine {
+        fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
+            use crate::secp256k1::field::FieldElement;
+            use crate::secp256k1::group::Affine;
+            let mut out = [0u8; 2];
+            for (g, inp) in inps.iter_mut().enumerate() {
+                for i in (0..LANES).filter(|i| inp.valid >> i & 1 == 1) {
+                    let x = FieldElement::from_u64x4(words(&inp.x, i));
+                    if let Some(r) = Affine::from_x(&x, inp.odd[i] == 1) {
+                        for (k, w) in r.y.to_u64x4().into_iter().enumerate() {
+                            inp.y[k][i] = w;
+                        }
+                        out[g] |= 1 << i;
+                    }
+                }
+            }
+            out
+        }
+
+        fn recover(&self, inps: &[Input8], outs: &mut [Output8]) {
+            use crate::secp256k1::field::FieldElement;
+            use crate::secp256k1::scalar::Scalar;
+            assert!(!inps.is_empty() && inps.len() <= GROUPS && inps.len() == outs.len());
+            self.calls.borrow_mut().push(inps.len());
+            let mut recovered = 0;
+            for (inp, out) in inps.iter().zip(outs.iter_mut()) {
+                for i in 0..LANES {
+                    if inp.valid >> i & 1 == 0 {
+                        out.status[i] = INVALID;
+                        continue;
+                    }
+                    let x = FieldElement::from_u64x4(words(&inp.x, i));
+                    let p = Parsed {
+                        r: Scalar::from_words(words(&inp.r, i)),
+                        s: Scalar::from_words(words(&inp.s, i)),
+                        msg: Scalar::from_words(words(&inp.m, i)),
+                        x,
+                        odd: inp.odd[i] == 1,
+                    };
+                    // The lift left only x-coordinates, with y written.
+                    let y = FieldElement::from_u64x4(words(&inp.y, i));
+                    assert!(crate::secp256k1::group::Affine::from_x(&x, p.odd).is_some());
+                    assert_eq!(y.is_odd(), p.odd);
+                    out.status[i] = match crate::recover::recover_point(&p) {
+                        Ok(q) => {
+                            let h = crate::keccak::keccak256_64(&crate::recover::serialize(&q));
+                            for k in 0..4 {
+                                out.hash[k][i] =
+                                    u64::from_le_bytes(h[8 * k..8 * k + 8].try_into().unwrap());
+                            }
+                            recovered += 1;
+                            if recovered % 3 == 0 { RETRY_SCALAR } else { OK }
+                        }
+                        Err(Error::PointAtInfinity) => AT_INFINITY,
+                        Err(e) => panic!("the engine met {e:?} after the lift"),
+                    };
+                }
+            }
+        }
+
+        fn padded_tail_min(&self) -> usize {
+            self.tail_min
+        }
+    }
+
+    /// [`ScalarEngine`] without its own shortest padded tail: the trait's default.
+    struct DefaultTail(ScalarEngine);
+
+    impl Engine for DefaultTail {
+        fn lift(&self, inps: &mut [Input8; 2]) -> [u8; 2] {
+            self.0.lift(inps)
+        }
+        fn recover(&self, inps: &[Input8], outs: &mut [Output8]) {
+            self.0.recover(inps, outs)
+        }
+    }
+
+    /// The compaction on inputs of every length up to three full calls and more (with
+    /// refusals, points off the curve and keys at infinity mixed in), against
+    /// `recover_address` input by input, for each shortest padded tail; and the calls:
+    /// [`GROUPS`] groups each but the last, every group full but the last one, which is
+    /// padded only from the shortest padded tail on.
+    #[test]
+    fn compaction_matches_recover_address() {
+        let sigs = signatures(0xc0, 3 * GROUPS * LANES + 40);
+        // `None`: the trait's default, PADDED_TAIL_MIN.
+        for tail_min in [Some(1), Some(2), Some(6), Some(LANES), None] {
+            for len in (0..=2 * LANES + 3).chain([GROUPS * LANES + 5, sigs.len()]) {
+                let engine = ScalarEngine {
+                    tail_min: tail_min.unwrap_or(0),
+                    calls: Default::default(),
+                };
+                let input = &sigs[..len];
+                let (got, engine) = match tail_min {
+                    Some(_) => (recover_many(&engine, input), engine),
+                    None => {
+                        let default = DefaultTail(engine);
+                        (recover_many(&default, input), default.0)
+                    }
+                };
+                let tail_min = tail_min.unwrap_or(PADDED_TAIL_MIN);
+                assert_eq!(got.len(), len);
+                for ((h, s), r) in input.iter().zip(&got) {
+                    assert_eq!(*r, recover_address(h, s), "tail_min {tail_min}, len {len}");
+                }
+                // What reached the engine: the inputs with an R.
+                let lifted = input
+                    .iter()
+                    .filter(|(h, s)| {
+                        !matches!(
+                            recover_address(h, s),
+                            Err(Error::InvalidRecoveryId(_)
+                                | Error::InvalidR
+                                | Error::InvalidS
+                                | Error::NotOnCurve)
+                        )
+                    })
+                    .count();
+                let through = if lifted < tail_min {
+                    0
+                } else if lifted % LANES >= tail_min {
+                    lifted
+                } else {
+                    lifted / LANES * LANES
+                };
+                let groups = through.div_ceil(LANES);
+                let calls = engine.calls.into_inner();
+                assert_eq!(
+                    calls.iter().sum::<usize>(),
+                    groups,
+                    "tail_min {tail_min}, len {len}"
+                );
+                assert!(
+                    calls.iter().rev().skip(1).all(|&c| c == GROUPS),
+                    "{calls:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn portable_engine_matches_scalar_core() {
         check_batches(

@@ -113,6 +113,15 @@ impl<B: Ifma> Unreduced8<B> {
 /// them for the operations that add limbs).
 #[inline(always)]
 pub(crate) fn reduce<B: Ifma>(t: [B::V; 5]) -> [B::V; 5] {
+    if B::OUTLINE {
+        outlined::reduce::<B>(t)
+    } else {
+        reduce_inline::<B>(t)
+    }
+}
+
+#[inline(always)]
+fn reduce_inline<B: Ifma>(t: [B::V; 5]) -> [B::V; 5] {
     let [mut t0, mut t1, mut t2, mut t3, mut t4] = t;
     let top = B::shr::<48>(t4);
     t4 = B::and(t4, B::splat(M48));
@@ -143,7 +152,16 @@ pub(crate) fn digits<B: Ifma>(l: [B::V; 5]) -> [B::V; 5] {
 /// start them at a subtraction's bias, below 2⁶⁰); the limbs out are below 2⁶¹ + 2⁵⁴, and
 /// below 2⁵⁶ for a plain product.
 #[inline(always)]
-fn fold_product<B: Ifma>(mut t: [B::V; 10]) -> Unreduced8<B> {
+fn fold_product<B: Ifma>(t: [B::V; 10]) -> Unreduced8<B> {
+    if B::OUTLINE {
+        outlined::fold_product::<B>(t)
+    } else {
+        fold_product_inline::<B>(t)
+    }
+}
+
+#[inline(always)]
+fn fold_product_inline<B: Ifma>(mut t: [B::V; 10]) -> Unreduced8<B> {
     // Carry through columns 5..9 so that the high half H = t5..t9 has its digits in the
     // low 52 bits of each column (the IFMA multiplicands below read only those); column 4
     // keeps its excess, it is part of the low half L. The product is below 2⁵²⁰, so t9
@@ -170,9 +188,28 @@ fn fold_product<B: Ifma>(mut t: [B::V; 10]) -> Unreduced8<B> {
     Unreduced8(u)
 }
 
+/// x·2^(K−1), for 1 ≤ K ≤ 3 (a const generic cannot be K − 1).
+#[inline(always)]
+fn shl_half<B: Ifma, const K: u32>(x: B::V) -> B::V {
+    match K {
+        1 => x,
+        2 => B::shl::<1>(x),
+        _ => B::shl::<2>(x),
+    }
+}
+
 /// The ten columns of a·b, columns 0..4 starting at `low` (zero for a plain product).
 #[inline(always)]
 fn mul_cols<B: Ifma>(a: &[B::V; 5], b: &[B::V; 5], low: [B::V; 5]) -> [B::V; 10] {
+    if B::OUTLINE {
+        outlined::mul_cols::<B>(a, b, low)
+    } else {
+        mul_cols_inline::<B>(a, b, low)
+    }
+}
+
+#[inline(always)]
+fn mul_cols_inline<B: Ifma>(a: &[B::V; 5], b: &[B::V; 5], low: [B::V; 5]) -> [B::V; 10] {
     let z = B::splat(0);
     let mut t = [low[0], low[1], low[2], low[3], low[4], z, z, z, z, z];
     for i in 0..5 {
@@ -189,6 +226,15 @@ fn mul_cols<B: Ifma>(a: &[B::V; 5], b: &[B::V; 5], low: [B::V; 5]) -> [B::V; 10]
 /// squares are added.
 #[inline(always)]
 fn sqr_cols<B: Ifma>(a: &[B::V; 5], half: [B::V; 5]) -> [B::V; 10] {
+    if B::OUTLINE {
+        outlined::sqr_cols::<B>(a, half)
+    } else {
+        sqr_cols_inline::<B>(a, half)
+    }
+}
+
+#[inline(always)]
+fn sqr_cols_inline<B: Ifma>(a: &[B::V; 5], half: [B::V; 5]) -> [B::V; 10] {
     let z = B::splat(0);
     let mut t = [half[0], half[1], half[2], half[3], half[4], z, z, z, z, z];
     for i in 0..5 {
@@ -314,8 +360,10 @@ impl<B: Ifma> LaneField for Fe8<B> {
     #[inline(always)]
     fn mul_sub_shl<const K: u32>(&self, other: &Self, c: &impl Operand<F = Self>) -> Self {
         const { assert!(K <= 3) };
-        let c = c.wide();
-        let seed = core::array::from_fn(|k| B::sub(bias::<B, K>(k), B::shl::<K>(c[k])));
+        let mut seed = c.wide();
+        for (k, sk) in seed.iter_mut().enumerate() {
+            *sk = B::sub(bias::<B, K>(k), B::shl::<K>(*sk));
+        }
         fold_product::<B>(mul_cols::<B>(&self.0, &other.0, seed)).reduce()
     }
 
@@ -324,15 +372,10 @@ impl<B: Ifma> LaneField for Fe8<B> {
     #[inline(always)]
     fn sqr_sub_shl<const K: u32>(&self, c: &impl Operand<F = Self>) -> Self {
         const { assert!(K >= 1 && K <= 3) };
-        let c = c.wide();
-        // c·2^(K−1) (a const generic cannot be K − 1).
-        let shl_half = |x: B::V| match K {
-            1 => x,
-            2 => B::shl::<1>(x),
-            _ => B::shl::<2>(x),
-        };
-        let half =
-            core::array::from_fn(|k| B::sub(B::splat(SUB_BIAS[k] << (3 + K)), shl_half(c[k])));
+        let mut half = c.wide();
+        for (k, hk) in half.iter_mut().enumerate() {
+            *hk = B::sub(B::splat(SUB_BIAS[k] << (3 + K)), shl_half::<B, K>(*hk));
+        }
         fold_product::<B>(sqr_cols::<B>(&self.0, half)).reduce()
     }
 
@@ -341,7 +384,10 @@ impl<B: Ifma> LaneField for Fe8<B> {
     #[inline(always)]
     fn sqr_sub_sub_dbl(&self, b: &impl Operand<F = Self>, c: &impl Operand<F = Self>) -> Self {
         let (b, c) = (b.wide(), c.wide());
-        let half = core::array::from_fn(|k| B::sub(bias::<B, 1>(k), c[k]));
+        let mut half = c;
+        for (k, hk) in half.iter_mut().enumerate() {
+            *hk = B::sub(bias::<B, 1>(k), *hk);
+        }
         let mut t = sqr_cols::<B>(&self.0, half);
         for k in 0..5 {
             t[k] = B::sub(t[k], b[k]);
@@ -508,6 +554,33 @@ impl<B: Ifma> LaneField for Fe8<B> {
             u2[k] = s.mont_mul(&rinv[k]).to_lanes();
             u1[k] = m.mont_mul(&rinv[k]).neg().to_lanes();
         }
+    }
+}
+
+/// The out-of-line copies of the products and reductions, for a backend that sets
+/// [`Backend::OUTLINE`](super::Backend::OUTLINE) (the portable one): one function each instead of their body at
+/// every call site.
+mod outlined {
+    use super::{Ifma, Unreduced8};
+
+    #[inline(never)]
+    pub(super) fn reduce<B: Ifma>(t: [B::V; 5]) -> [B::V; 5] {
+        super::reduce_inline::<B>(t)
+    }
+
+    #[inline(never)]
+    pub(super) fn fold_product<B: Ifma>(t: [B::V; 10]) -> Unreduced8<B> {
+        super::fold_product_inline::<B>(t)
+    }
+
+    #[inline(never)]
+    pub(super) fn mul_cols<B: Ifma>(a: &[B::V; 5], b: &[B::V; 5], low: [B::V; 5]) -> [B::V; 10] {
+        super::mul_cols_inline::<B>(a, b, low)
+    }
+
+    #[inline(never)]
+    pub(super) fn sqr_cols<B: Ifma>(a: &[B::V; 5], half: [B::V; 5]) -> [B::V; 10] {
+        super::sqr_cols_inline::<B>(a, half)
     }
 }
 

@@ -98,7 +98,16 @@ impl<B: Mul32> Operand for Fe29<B> {
 /// folded into limbs 0 and 1 first, then one carry pass, which leaves limb 8 below
 /// 2²⁹ + 2⁷.
 #[inline(always)]
-pub(crate) fn reduce<B: Mul32>(mut l: [B::V; 9]) -> [B::V; 9] {
+pub(crate) fn reduce<B: Mul32>(l: [B::V; 9]) -> [B::V; 9] {
+    if B::OUTLINE {
+        outlined::reduce::<B>(l)
+    } else {
+        reduce_inline::<B>(l)
+    }
+}
+
+#[inline(always)]
+fn reduce_inline<B: Mul32>(mut l: [B::V; 9]) -> [B::V; 9] {
     let m = B::splat(M29);
     let e = B::shr::<29>(l[8]);
     l[8] = B::and(l[8], m);
@@ -114,7 +123,16 @@ pub(crate) fn reduce<B: Mul32>(mut l: [B::V; 9]) -> [B::V; 9] {
 /// The 17 product columns (each below 2⁶⁴, from limbs below 2³⁰) to a reduced element;
 /// see the module docs.
 #[inline(always)]
-fn fold_product<B: Mul32>(mut t: [B::V; 17]) -> [B::V; 9] {
+fn fold_product<B: Mul32>(t: [B::V; 17]) -> [B::V; 9] {
+    if B::OUTLINE {
+        outlined::fold_product::<B>(t)
+    } else {
+        fold_product_inline::<B>(t)
+    }
+}
+
+#[inline(always)]
+fn fold_product_inline<B: Mul32>(mut t: [B::V; 17]) -> [B::V; 9] {
     let m = B::splat(M29);
     // The high columns into 29-bit limbs, t₁₆'s excess into `top` (below 2³²).
     unroll!(k in [8, 9, 10, 11, 12, 13, 14, 15] {
@@ -161,6 +179,64 @@ fn carry<B: Mul32>(mut l: [B::V; 9]) -> [B::V; 9] {
 /// Words of a lane table of 9×29 elements: `schedule::TABLE · schedule::COORDS`
 /// coordinates.
 const TABLE_WORDS: usize = super::schedule::TABLE * super::schedule::COORDS * 9 * LANES;
+
+/// The 17 columns of a·b.
+#[inline(always)]
+fn mul_cols<B: Mul32>(a: &[B::V; 9], b: &[B::V; 9]) -> [B::V; 17] {
+    let mut t = [B::splat(0); 17];
+    unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
+        unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
+            t[i + j] = B::add(t[i + j], B::mul32(a[i], b[j]));
+        });
+    });
+    t
+}
+
+/// The 17 columns of a²: the squares aᵢ² and the doubled cross products 2aᵢ·aⱼ (i < j).
+#[inline(always)]
+fn sqr_cols<B: Mul32>(a: &[B::V; 9]) -> [B::V; 17] {
+    let mut d = *a;
+    unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
+        d[i] = B::shl::<1>(a[i]);
+    });
+    let mut t = [B::splat(0); 17];
+    unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
+        t[2 * i] = B::add(t[2 * i], B::mul32(a[i], a[i]));
+        unroll!(j in [1, 2, 3, 4, 5, 6, 7, 8] {
+            if j > i {
+                t[i + j] = B::add(t[i + j], B::mul32(d[i], a[j]));
+            }
+        });
+    });
+    t
+}
+
+/// The out-of-line copies of the products and reductions, for a backend that sets
+/// [`Backend::OUTLINE`](super::Backend::OUTLINE) (the portable one): one function each
+/// instead of their body at every call site.
+mod outlined {
+    use super::Mul32;
+
+    #[inline(never)]
+    pub(super) fn reduce<B: Mul32>(l: [B::V; 9]) -> [B::V; 9] {
+        super::reduce_inline::<B>(l)
+    }
+
+    #[inline(never)]
+    pub(super) fn fold_product<B: Mul32>(t: [B::V; 17]) -> [B::V; 9] {
+        super::fold_product_inline::<B>(t)
+    }
+
+    #[inline(never)]
+    pub(super) fn mul_cols<B: Mul32>(a: &[B::V; 9], b: &[B::V; 9]) -> [B::V; 17] {
+        super::mul_cols::<B>(a, b)
+    }
+
+    #[inline(never)]
+    pub(super) fn sqr_cols<B: Mul32>(a: &[B::V; 9]) -> [B::V; 17] {
+        super::sqr_cols::<B>(a)
+    }
+}
 
 impl<B: Mul32> LaneField for Fe29<B> {
     type B = B;
@@ -239,34 +315,22 @@ impl<B: Mul32> LaneField for Fe29<B> {
 
     #[inline(always)]
     fn mul(&self, other: &Self) -> Self {
-        let (a, b) = (&self.0, &other.0);
-        let mut t = [B::splat(0); 17];
-        unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
-            unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
-                t[i + j] = B::add(t[i + j], B::mul32(a[i], b[j]));
-            });
-        });
-        Fe29(fold_product::<B>(t))
+        if B::OUTLINE {
+            Fe29(fold_product::<B>(outlined::mul_cols::<B>(
+                &self.0, &other.0,
+            )))
+        } else {
+            Fe29(fold_product::<B>(mul_cols::<B>(&self.0, &other.0)))
+        }
     }
 
     #[inline(always)]
     fn sqr(&self) -> Self {
-        let a = &self.0;
-        let mut d = *a;
-        unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
-            d[i] = B::shl::<1>(a[i]);
-        });
-        let mut t = [B::splat(0); 17];
-        // aᵢ² and the doubled cross products 2aᵢ·aⱼ (i < j).
-        unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
-            t[2 * i] = B::add(t[2 * i], B::mul32(a[i], a[i]));
-            unroll!(j in [1, 2, 3, 4, 5, 6, 7, 8] {
-                if j > i {
-                    t[i + j] = B::add(t[i + j], B::mul32(d[i], a[j]));
-                }
-            });
-        });
-        Fe29(fold_product::<B>(t))
+        if B::OUTLINE {
+            Fe29(fold_product::<B>(outlined::sqr_cols::<B>(&self.0)))
+        } else {
+            Fe29(fold_product::<B>(sqr_cols::<B>(&self.0)))
+        }
     }
 
     #[inline(always)]

@@ -131,8 +131,13 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
     /// Lane `i` as a scalar element.
     #[inline(always)]
     fn lane(&self, i: usize) -> FieldElement {
-        let w = self.normalize().to_words().map(|v| Self::B::store(v)[i]);
-        FieldElement::from_u64x4(w)
+        let w = self.normalize().to_words();
+        FieldElement::from_u64x4([
+            Self::B::store(w[0])[i],
+            Self::B::store(w[1])[i],
+            Self::B::store(w[2])[i],
+            Self::B::store(w[3])[i],
+        ])
     }
 
     /// Inverts every lane of every group of `xs` (at most [`GROUPS`] = [`LANES`]) with one

@@ -46,6 +46,16 @@ pub(crate) trait Backend: Copy {
     /// A vector of eight `u64` lanes.
     type V: Copy;
 
+    /// Whether the lane fields' products and reductions run as calls of one out-of-line
+    /// copy each instead of inline. The SIMD backends inline everything (the lane
+    /// algorithms are `#[inline(always)]` down to the intrinsics, so that they compile
+    /// inside the entry points' `#[target_feature]` functions). The portable backend, whose
+    /// operations are calls, sets it: inlined, a whole recovery's products became one
+    /// function of about 10⁵ calls, which LLVM's machine-code sinking (quadratic in the uses
+    /// of a register) took over a quarter of an hour to compile at `opt-level = 3`. The
+    /// branch on it is on a constant, resolved when the code is generated.
+    const OUTLINE: bool = false;
+
     /// All lanes `x`.
     fn splat(x: u64) -> Self::V;
     /// Lane i from `a[i]`.

@@ -49,6 +49,7 @@ fn map1(a: [u64; LANES], f: impl Fn(u64) -> u64) -> [u64; LANES] {
 // wrap (no limb overflows, none goes negative).
 impl Backend for Portable {
     type V = [u64; LANES];
+    const OUTLINE: bool = true;
 
     #[inline(always)]
     fn splat(x: u64) -> Self::V {
