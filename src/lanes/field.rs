@@ -558,8 +558,8 @@ impl<B: Ifma> LaneField for Fe8<B> {
 }
 
 /// The out-of-line copies of the products and reductions, for a backend that sets
-/// [`Backend::OUTLINE`](super::Backend::OUTLINE) (the portable one): one function each instead of their body at
-/// every call site.
+/// [`Backend::OUTLINE`](super::Backend::OUTLINE) (the portable one): one function each
+/// instead of their body at every call site.
 mod outlined {
     use super::{Ifma, Unreduced8};
 
