@@ -183,6 +183,15 @@ const TABLE_WORDS: usize = super::schedule::TABLE * super::schedule::COORDS * 9 
 /// The 17 columns of a·b.
 #[inline(always)]
 fn mul_cols<B: Mul32>(a: &[B::V; 9], b: &[B::V; 9]) -> [B::V; 17] {
+    if B::OUTLINE {
+        outlined::mul_cols::<B>(a, b)
+    } else {
+        mul_cols_inline::<B>(a, b)
+    }
+}
+
+#[inline(always)]
+fn mul_cols_inline<B: Mul32>(a: &[B::V; 9], b: &[B::V; 9]) -> [B::V; 17] {
     let mut t = [B::splat(0); 17];
     unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
         unroll!(j in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
@@ -195,6 +204,15 @@ fn mul_cols<B: Mul32>(a: &[B::V; 9], b: &[B::V; 9]) -> [B::V; 17] {
 /// The 17 columns of a²: the squares aᵢ² and the doubled cross products 2aᵢ·aⱼ (i < j).
 #[inline(always)]
 fn sqr_cols<B: Mul32>(a: &[B::V; 9]) -> [B::V; 17] {
+    if B::OUTLINE {
+        outlined::sqr_cols::<B>(a)
+    } else {
+        sqr_cols_inline::<B>(a)
+    }
+}
+
+#[inline(always)]
+fn sqr_cols_inline<B: Mul32>(a: &[B::V; 9]) -> [B::V; 17] {
     let mut d = *a;
     unroll!(i in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
         d[i] = B::shl::<1>(a[i]);
@@ -229,12 +247,12 @@ mod outlined {
 
     #[inline(never)]
     pub(super) fn mul_cols<B: Mul32>(a: &[B::V; 9], b: &[B::V; 9]) -> [B::V; 17] {
-        super::mul_cols::<B>(a, b)
+        super::mul_cols_inline::<B>(a, b)
     }
 
     #[inline(never)]
     pub(super) fn sqr_cols<B: Mul32>(a: &[B::V; 9]) -> [B::V; 17] {
-        super::sqr_cols::<B>(a)
+        super::sqr_cols_inline::<B>(a)
     }
 }
 
@@ -315,22 +333,12 @@ impl<B: Mul32> LaneField for Fe29<B> {
 
     #[inline(always)]
     fn mul(&self, other: &Self) -> Self {
-        if B::OUTLINE {
-            Fe29(fold_product::<B>(outlined::mul_cols::<B>(
-                &self.0, &other.0,
-            )))
-        } else {
-            Fe29(fold_product::<B>(mul_cols::<B>(&self.0, &other.0)))
-        }
+        Fe29(fold_product::<B>(mul_cols::<B>(&self.0, &other.0)))
     }
 
     #[inline(always)]
     fn sqr(&self) -> Self {
-        if B::OUTLINE {
-            Fe29(fold_product::<B>(outlined::sqr_cols::<B>(&self.0)))
-        } else {
-            Fe29(fold_product::<B>(sqr_cols::<B>(&self.0)))
-        }
+        Fe29(fold_product::<B>(sqr_cols::<B>(&self.0)))
     }
 
     #[inline(always)]
