@@ -1,7 +1,8 @@
 //! The scalar core's batch path, for CPUs without the 8-lane engine: every input parsed
 //! and every R lifted first (the square roots side by side), r⁻¹ and the final 1/Z shared
-//! by batch inversions, each signature's u₁·G + u₂·R by the single path's Strauss loop, and
-//! the keys hashed eight at a time. Returns exactly what
+//! by batch inversions, from 16 signatures on R's tables built for many signatures at once
+//! with shared inversions, each signature's u₁·G + u₂·R by the single path's Strauss loop,
+//! and the keys hashed eight at a time. Returns exactly what
 //! [`recover_address`](crate::recover_address) returns for each input.
 //!
 //! Why one signature at a time: on the MULX/ADX field a doubling or an addition already
@@ -13,11 +14,11 @@
 use super::Signed;
 use crate::error::Error;
 use crate::recover::{Parsed, parse, recover_address, serialize};
-use crate::secp256k1::batch_inv;
-use crate::secp256k1::ecmult::ecmult_with;
+use crate::secp256k1::ecmult::{ecmult_table_with, ecmult_with};
 use crate::secp256k1::field::{FieldElement as Fe, FieldMul};
 use crate::secp256k1::group::{Affine, Jacobian};
 use crate::secp256k1::scalar::Scalar;
+use crate::secp256k1::{affine_tables, batch_inv};
 
 /// Every input's result on the scalar core: one signature alone as [`recover_address`]
 /// does, more through the shared parse, lift, inversions and hashing.
@@ -43,11 +44,7 @@ fn recover_many_with<M: FieldMul>(m: M, inputs: &[Signed]) -> Vec<Result<[u8; 20
     batch_inv::invert(&mut rinv, &mut Vec::new());
 
     // u₁·G + u₂·R, one signature after the other.
-    let points: Vec<Jacobian> = lifted
-        .iter()
-        .zip(&rinv)
-        .map(|(l, ri)| ecmult_with(m, &l.big_r, &l.sig.s.mul(ri), &l.sig.msg.mul(ri).negate()))
-        .collect();
+    let points = ecmult_all(m, &lifted, &rinv);
 
     // 1/Z of every point by one batch inversion (1 stands in for a point at infinity).
     let mut zs: Vec<Fe> = points
@@ -76,6 +73,41 @@ fn recover_many_with<M: FieldMul>(m: M, inputs: &[Signed]) -> Vec<Result<[u8; 20
         results[at] = Ok(address);
     }
     results
+}
+
+/// From this many signatures on, R's tables are built a chunk of signatures at a time in
+/// true affine coordinates ([`affine_tables`]), with eight inversions shared by the chunk:
+/// at 16 that measured 1 % faster per signature than each signature's own table, at 64 to
+/// 1024 4 % faster, at 8 1 % slower (`doc/benchmarks.md`, issue 25).
+const SHARED_TABLES_FROM: usize = 16;
+/// The most signatures whose tables are built together (their tables then take 1.2 KiB
+/// each); 64 and 256 measured the same.
+const TABLE_CHUNK: usize = 128;
+
+/// u₁·G + u₂·R of every lifted signature, u₁ = −m·r⁻¹ and u₂ = s·r⁻¹ (`rinv` holds r⁻¹),
+/// one signature after the other on the multiply `m`.
+fn ecmult_all<M: FieldMul>(m: M, lifted: &[Lifted], rinv: &[Scalar]) -> Vec<Jacobian> {
+    let u1 = |l: &Lifted, ri: &Scalar| l.sig.msg.mul(ri).negate();
+    let u2 = |l: &Lifted, ri: &Scalar| l.sig.s.mul(ri);
+    let n = lifted.len();
+    if n < SHARED_TABLES_FROM {
+        return lifted
+            .iter()
+            .zip(rinv)
+            .map(|(l, ri)| ecmult_with(m, &l.big_r, &u2(l, ri), &u1(l, ri)))
+            .collect();
+    }
+    // Equal chunks, so that no short remainder pays the eight inversions alone.
+    let size = n.div_ceil(n.div_ceil(TABLE_CHUNK));
+    let mut out = Vec::with_capacity(n);
+    for (ls, ris) in lifted.chunks(size).zip(rinv.chunks(size)) {
+        let rs: Vec<Affine> = ls.iter().map(|l| l.big_r).collect();
+        let tables = affine_tables::odd_multiples_tables(m, &rs);
+        for ((l, ri), table) in ls.iter().zip(ris).zip(&tables) {
+            out.push(ecmult_table_with(m, table, &u2(l, ri), &u1(l, ri)));
+        }
+    }
+    out
 }
 
 /// A signature that passed the parse and the lift: its index in the input, its parse, and R.

@@ -173,6 +173,10 @@ pub(crate) struct Strauss {
     pre_a: [Affine; TABLE_A],
     pre_lam: [Affine; TABLE_A],
     zt: Fe,
+    /// True when the R tables live in the isomorphic frame of `zt` (built by
+    /// [`Strauss::add_a`]); false when they are true affine points
+    /// ([`Strauss::add_a_table`]), so the loop runs on the curve itself.
+    framed: bool,
 }
 
 impl Strauss {
@@ -195,6 +199,7 @@ impl Strauss {
             pre_a: [Affine::INFINITY; TABLE_A],
             pre_lam: [Affine::INFINITY; TABLE_A],
             zt: Fe::ONE,
+            framed: false,
         }
     }
 
@@ -210,6 +215,23 @@ impl Strauss {
         self.pre_lam = pre_a.map(|p| p.endo_with(m));
         self.pre_a = pre_a;
         self.zt = zt;
+        self.framed = true;
+    }
+
+    /// Adds na·A given A's odd multiples as true affine points (built for many points at
+    /// once by [`affine_tables`](super::affine_tables)): recodes na's GLV halves and takes
+    /// the table and its λ image, on the multiply `m`. The loop then adds the static G
+    /// entries as plain mixed additions, with no frame to map them into.
+    #[inline(always)]
+    fn add_a_table<M: FieldMul>(&mut self, m: M, table: &[Affine; TABLE_A], na: &Scalar) {
+        let (na1, na_lam) = glv::split_lambda(na);
+        let b1 = recode_wnaf(&mut self.wnaf[0], &na1, WINDOW_A);
+        let b2 = recode_wnaf(&mut self.wnaf[1], &na_lam, WINDOW_A);
+        self.bits = self.bits.max(b1).max(b2);
+        self.pre_lam = table.map(|p| p.endo_with(m));
+        self.pre_a = *table;
+        self.zt = Fe::ONE;
+        self.framed = false;
     }
 
     /// The whole loop and the map back from the isomorphic frame, on the multiply `m`.
@@ -256,20 +278,24 @@ impl Strauss {
         if d != 0 {
             add_r(m, r, &table_entry(&self.pre_lam, d));
         }
-        let d = self.wnaf[2][i];
-        if d != 0 {
-            add_g(m, r, &g_entry(tables::pre_g(), d), &self.zt);
-        }
-        let d = self.wnaf[3][i];
-        if d != 0 {
-            add_g(m, r, &g_entry(tables::pre_g128(), d), &self.zt);
+        for (d, table) in [
+            (self.wnaf[2][i], tables::pre_g()),
+            (self.wnaf[3][i], tables::pre_g128()),
+        ] {
+            if d != 0 {
+                if self.framed {
+                    add_g(m, r, &g_entry(table, d), &self.zt);
+                } else {
+                    add_r(m, r, &g_entry(table, d));
+                }
+            }
         }
     }
 
     /// Maps the loop's result back from the isomorphic frame, on the multiply `m`.
     #[inline(always)]
     fn finish_with<M: FieldMul>(&self, m: M, mut r: Jacobian) -> Jacobian {
-        if !r.infinity {
+        if self.framed && !r.infinity {
             r.z = m.mul(&r.z, &self.zt);
         }
         r
@@ -292,6 +318,23 @@ pub(crate) fn ecmult_with<M: FieldMul>(m: M, a: &Affine, na: &Scalar, ng: &Scala
     let mut st = Strauss::for_g(ng);
     st.prefetch_g();
     st.add_a(m, a, na);
+    st.run(m)
+}
+
+/// na·A + ng·G in Jacobian coordinates given A's odd multiples A, 3A, …, 15A as true
+/// affine points (`table`, from [`affine_tables`](super::affine_tables)), on the multiply
+/// `m`: the loop runs on the curve itself and adds the static G entries as plain mixed
+/// additions.
+#[inline(always)]
+pub(crate) fn ecmult_table_with<M: FieldMul>(
+    m: M,
+    table: &[Affine; TABLE_A],
+    na: &Scalar,
+    ng: &Scalar,
+) -> Jacobian {
+    let mut st = Strauss::for_g(ng);
+    st.prefetch_g();
+    st.add_a_table(m, table, na);
     st.run(m)
 }
 
@@ -345,6 +388,14 @@ mod tests {
         }
     }
 
+    /// na·A + ng·G as the scalar batch path computes it from 16 signatures on: A's table
+    /// built by shared inversions (here for A alone), the loop on the curve itself.
+    fn ecmult_by_table(a: &Affine, na: &Scalar, ng: &Scalar) -> Jacobian {
+        let m = crate::secp256k1::field::Checked;
+        let table = crate::secp256k1::affine_tables::odd_multiples_tables(m, &[*a]);
+        ecmult_table_with(m, &table[0], na, ng)
+    }
+
     #[test]
     fn ecmult_matches_reference() {
         let mut s = 77u64;
@@ -359,13 +410,15 @@ mod tests {
                 2 => Scalar::ONE.negate(),
                 _ => rand_scalar(&mut s),
             };
-            let got = ecmult(&a, &na, &ng).to_affine();
             // Reference: (na·ka + ng)·G.
             let want = crate::secp256k1::group::tests::mul_ref(&G, &na.mul(&ka).add(&ng));
-            assert_eq!(got.infinity, want.infinity);
-            if !got.infinity {
-                assert_eq!(got.x.to_bytes(), want.x.to_bytes());
-                assert_eq!(got.y.to_bytes(), want.y.to_bytes());
+            for got in [ecmult(&a, &na, &ng), ecmult_by_table(&a, &na, &ng)] {
+                let got = got.to_affine();
+                assert_eq!(got.infinity, want.infinity);
+                if !got.infinity {
+                    assert_eq!(got.x.to_bytes(), want.x.to_bytes());
+                    assert_eq!(got.y.to_bytes(), want.y.to_bytes());
+                }
             }
         }
     }
@@ -381,17 +434,20 @@ mod tests {
             let na = rand_scalar(&mut s);
             let ng = na.mul(&ka).negate();
             assert!(ecmult(&a, &na, &ng).infinity);
+            assert!(ecmult_by_table(&a, &na, &ng).infinity);
         }
         for k in 1..40u64 {
             let na = Scalar::from_words([k, 0, 0, 0]);
             let ng = Scalar::from_words([k * 3 + 1, 0, 0, 0]);
-            let got = ecmult(&G, &na, &ng).to_affine();
             let want = crate::secp256k1::group::tests::mul_ref(
                 &G,
                 &Scalar::from_words([4 * k + 1, 0, 0, 0]),
             );
-            assert_eq!(got.x.to_bytes(), want.x.to_bytes());
-            assert_eq!(got.y.to_bytes(), want.y.to_bytes());
+            for got in [ecmult(&G, &na, &ng), ecmult_by_table(&G, &na, &ng)] {
+                let got = got.to_affine();
+                assert_eq!(got.x.to_bytes(), want.x.to_bytes());
+                assert_eq!(got.y.to_bytes(), want.y.to_bytes());
+            }
         }
     }
 }

@@ -367,7 +367,7 @@ pub(crate) mod tests {
         acc.to_affine()
     }
 
-    fn k256_point(k: &Scalar) -> Option<([u8; 32], [u8; 32])> {
+    pub(crate) fn k256_point(k: &Scalar) -> Option<([u8; 32], [u8; 32])> {
         use k256::elliptic_curve::PrimeField;
         use k256::elliptic_curve::sec1::ToSec1Point;
         let s = k256::Scalar::from_repr(k.to_bytes().into()).unwrap();

@@ -1,6 +1,7 @@
 //! secp256k1 arithmetic: the field, the scalars, the group and double-scalar
 //! multiplication. Variable time throughout (all inputs are public).
 
+pub(crate) mod affine_tables;
 pub(crate) mod batch_inv;
 pub(crate) mod ecmult;
 pub(crate) mod eisenstein;
