@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Mutation testing of the GLV split, the recodings, the scalars and the lane schedule in
-# small crates of their own: their files as they are in src/, with the modules they need,
-# judged by the unit tests those crates hold. See doc/reliability.md, "Mutation testing".
+# Mutation testing of the GLV split, the recodings, the scalars, the lane schedule and the
+# shared-inversion tables in small crates of their own: their files as they are in src/,
+# with the modules they need, judged by the unit tests those crates hold. See doc/reliability.md, "Mutation testing".
 #
-#   scripts/mutants_harness.sh                 the six files below
+#   scripts/mutants_harness.sh                 the seven files below
 #   scripts/mutants_harness.sh FILE...         some of them (paths as in src/)
 #
 # Why a harness: in the whole crate a mutant in these files is inlined into the 8-lane
@@ -16,7 +16,8 @@
 #
 # Two harnesses: `scalar` (the scalar core's files with the modules they use) and `lanes`
 # (the lanes' files with the lane fields, points and backends, and the scalar core's field
-# and group, which those use). Each file runs in the one that holds it.
+# and group, which those use; `affine_tables.rs` runs here too, for its field and group).
+# Each file runs in the one that holds it.
 #
 # Results go to $MUTANTS_OUT/{scalar,lanes}/mutants.out/ (default mutants-harness.out/),
 # the harness crates to a temporary directory ($MUTANTS_HARNESS to keep them somewhere);
@@ -33,6 +34,7 @@ FILES=(
     src/secp256k1/scalar.rs
     src/lanes/scalar.rs
     src/lanes/schedule.rs
+    src/secp256k1/affine_tables.rs
 )
 [ $# -gt 0 ] && FILES=("$@")
 # (Relative paths in MUTANTS_OUT and MUTANTS_HARNESS are taken from the caller's
@@ -49,6 +51,8 @@ scalar_files=()
 lane_files=()
 for f in "${FILES[@]}"; do
     case "$f" in
+        # The shared-inversion tables need the field and the group: the lanes harness has them.
+        src/secp256k1/affine_tables.rs) lane_files+=("$f") ;;
         src/secp256k1/*) scalar_files+=("$f") ;;
         src/lanes/*) lane_files+=("$f") ;;
         *) echo "not a file of the harnesses: $f" >&2; exit 2 ;;
@@ -98,7 +102,8 @@ else:
         + "pub(crate) mod recover {\n    use super::{Backend, LANES};\n\n"
         + indent(stub) + "}\n\n" + traits)
     open(f"{dir}/src/secp256k1/mod.rs", "w").write(
-        mods(["batch_inv", "eisenstein", "field", "glv", "group", "modinv", "recode", "scalar"])
+        mods(["affine_tables", "batch_inv", "eisenstein", "field", "glv", "group", "modinv",
+              "recode", "scalar"])
         + "#[cfg(target_arch = \"x86_64\")]\npub(crate) mod field_adx;\n"
         + "#[cfg(target_arch = \"aarch64\")]\npub(crate) mod field_arm64;\n" + tables)
     open(f"{dir}/src/lib.rs", "w").write(
@@ -142,7 +147,7 @@ harness() {
     copy src/secp256k1/tables/layout.rs
     copy src/test_support/rng.rs
     if [ "$kind" = lanes ]; then
-        for f in batch_inv field field_adx field_arm64 group; do
+        for f in affine_tables batch_inv field field_adx field_arm64 group; do
             copy "src/secp256k1/$f.rs"
         done
         copy src/dispatch.rs

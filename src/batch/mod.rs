@@ -4,8 +4,8 @@
 //! - [`lanes8`]: eight signatures through the 8-lane engine (`crate::lanes`), on
 //!   AVX-512 IFMA (5×52 field) or on AVX-512 F without IFMA (9×29 field).
 //! - [`scalar`]: the scalar core's batch path for every other CPU: the single path's
-//!   Strauss loop per signature, with the parse, the lift, the inversions and the hashing
-//!   shared across the batch.
+//!   Strauss loop per signature, with the parse, the lift, the inversions, R's tables
+//!   (from 16 signatures on) and the hashing shared across the batch.
 //!
 //! Every path returns, for every input, exactly what [`recover_address`] returns.
 
@@ -49,7 +49,8 @@ pub fn recover_addresses_batch(inputs: &[([u8; 32], [u8; 65]); 8]) -> [Result<[u
 /// remainder of two or more, six or more without IFMA, as one group with idle lanes, a
 /// shorter one as below).
 /// Elsewhere each runs the single-signature Strauss loop, with the square roots side by
-/// side and r⁻¹, the final 1/Z and Keccak shared across the batch (a single input runs as
+/// side and r⁻¹, the final 1/Z and Keccak shared across the batch, and from 16 signatures
+/// on R's tables built with shared inversions (a single input runs as
 /// [`recover_address`](crate::recover_address) does). With the `parallel` feature, long
 /// inputs are split across the rayon thread pool in chunks of 64 to 256 signatures.
 ///

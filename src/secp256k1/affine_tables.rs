@@ -13,20 +13,22 @@
 //! from a few dozen points on (`doc/internals.md`, "Batches without AVX-512").
 //!
 //! No denominator can vanish: for a point A of the group (prime order n), 2y = 0 would
-//! make A of order 2, and x((2i+1)A) = x(2A) would make (2i+1)A = ±2A, so A of order
-//! 2i − 1 or 2i + 3, at most 17, far below n.
+//! make A of order 2, and x((2i−1)A) = x(2A) would make (2i−1)A = ±2A, so A of order
+//! 2i − 3 or 2i + 1, at most 2N + 1 for a table of N entries, far below n.
 
 use super::batch_inv;
-use super::ecmult::TABLE_A;
 use super::field::{FieldElement as Fe, FieldMul};
 use super::group::Affine;
 
-/// The tables A, 3A, …, 15A of every point of `points`, in true affine coordinates, on the
-/// multiply `m`. Every point must be a finite point of the curve.
-pub(crate) fn odd_multiples_tables<M: FieldMul>(m: M, points: &[Affine]) -> Vec<[Affine; TABLE_A]> {
-    let n = points.len();
-    let mut tables = vec![[Affine::INFINITY; TABLE_A]; n];
-    let mut inv: Vec<Fe> = Vec::with_capacity(n);
+/// The tables A, 3A, …, (2N − 1)A of every point of `points` (N ≥ 1; the Strauss loop's
+/// wNAF 5 takes N = 8), in true affine coordinates, on the multiply `m`. Every point must
+/// be a finite point of the curve.
+pub(crate) fn odd_multiples_tables<M: FieldMul, const N: usize>(
+    m: M,
+    points: &[Affine],
+) -> Vec<[Affine; N]> {
+    let mut tables = vec![[Affine::INFINITY; N]; points.len()];
+    let mut inv: Vec<Fe> = Vec::with_capacity(points.len());
     let mut scratch = Vec::new();
 
     // 2A: λ = 3x² / 2y, x₂ = λ² − 2x, y₂ = λ(x − x₂) − y.
@@ -50,7 +52,7 @@ pub(crate) fn odd_multiples_tables<M: FieldMul>(m: M, points: &[Affine]) -> Vec<
     }
 
     // (2i+1)A = (2i−1)A + 2A: λ = (y₂ − y) / (x₂ − x), x' = λ² − x − x₂, y' = λ(x − x') − y.
-    for i in 1..TABLE_A {
+    for i in 1..N {
         inv.clear();
         inv.extend(
             tables
@@ -104,7 +106,7 @@ mod tests {
                 })
                 .collect();
             let points: Vec<Affine> = ks.iter().map(|k| mul_ref(&G, k)).collect();
-            let tables = odd_multiples_tables(Checked, &points);
+            let tables: Vec<[Affine; 8]> = odd_multiples_tables(Checked, &points);
             assert_eq!(tables.len(), len);
             for (k, table) in ks.iter().zip(&tables) {
                 for (i, entry) in table.iter().enumerate() {
@@ -116,7 +118,27 @@ mod tests {
                 }
             }
         }
-        assert!(odd_multiples_tables(Checked, &[]).is_empty());
+        assert!(odd_multiples_tables::<_, 8>(Checked, &[]).is_empty());
+    }
+
+    /// Other lengths of table: one entry (A itself), and 16 (a wNAF of width 6).
+    #[test]
+    fn other_table_lengths_match_k256() {
+        let mut s = 13u64;
+        let ks: Vec<Scalar> = (0..9).map(|_| rand_scalar(&mut s)).collect();
+        let points: Vec<Affine> = ks.iter().map(|k| mul_ref(&G, k)).collect();
+        let one: Vec<[Affine; 1]> = odd_multiples_tables(Checked, &points);
+        let sixteen: Vec<[Affine; 16]> = odd_multiples_tables(Checked, &points);
+        for ((k, a), (t1, t16)) in ks.iter().zip(&points).zip(one.iter().zip(&sixteen)) {
+            assert_eq!(t1[0].x.to_bytes(), a.x.to_bytes());
+            assert_eq!(t1[0].y.to_bytes(), a.y.to_bytes());
+            for (i, entry) in t16.iter().enumerate() {
+                let mult = Scalar::from_words([2 * i as u64 + 1, 0, 0, 0]).mul(k);
+                let (x, y) = k256_point(&mult).expect("finite");
+                assert_eq!(entry.x.normalize().to_bytes(), x, "entry {i}");
+                assert_eq!(entry.y.normalize().to_bytes(), y, "entry {i}");
+            }
+        }
     }
 
     /// The same tables on every multiply this CPU has.
@@ -124,8 +146,9 @@ mod tests {
     fn tables_agree_across_multiplies() {
         let mut s = 12u64;
         let points: Vec<Affine> = (0..40).map(|_| mul_ref(&G, &rand_scalar(&mut s))).collect();
-        let want = odd_multiples_tables(crate::secp256k1::field::Portable, &points);
-        let norm = |t: &[[Affine; TABLE_A]]| -> Vec<[u8; 32]> {
+        let want: Vec<[Affine; 8]> =
+            odd_multiples_tables(crate::secp256k1::field::Portable, &points);
+        let norm = |t: &[[Affine; 8]]| -> Vec<[u8; 32]> {
             t.iter()
                 .flatten()
                 .flat_map(|p| [p.x.normalize().to_bytes(), p.y.normalize().to_bytes()])

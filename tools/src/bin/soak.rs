@@ -343,8 +343,9 @@ fn run_round(
     if let Some(kind) = only {
         g = g.only(kind);
     }
-    // Length: mostly short, sometimes up to the batch-affine threshold, sometimes long
-    // (≥ 192: the batch-affine ladder's own threshold, > 256: several ladder chunks).
+    // Length: mostly short (on both sides of the 16 signatures from which the scalar
+    // path shares R's tables), sometimes up to a chunk of 128 and past it, sometimes long
+    // (several chunks of shared tables).
     let len = match g.rng.below(100) {
         0..=84 => g.rng.range(1, 48),
         85..=95 => g.rng.range(49, 191),
