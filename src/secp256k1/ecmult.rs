@@ -172,11 +172,9 @@ pub(crate) struct Strauss {
     bits: usize,
     pre_a: [Affine; TABLE_A],
     pre_lam: [Affine; TABLE_A],
+    /// The factor that maps the R tables' frame back to the curve: 1 for true affine
+    /// tables ([`Strauss::add_a_table`]).
     zt: Fe,
-    /// True when the R tables live in the isomorphic frame of `zt` (built by
-    /// [`Strauss::add_a`]); false when they are true affine points
-    /// ([`Strauss::add_a_table`]), so the loop runs on the curve itself.
-    framed: bool,
 }
 
 impl Strauss {
@@ -199,7 +197,6 @@ impl Strauss {
             pre_a: [Affine::INFINITY; TABLE_A],
             pre_lam: [Affine::INFINITY; TABLE_A],
             zt: Fe::ONE,
-            framed: false,
         }
     }
 
@@ -215,7 +212,6 @@ impl Strauss {
         self.pre_lam = pre_a.map(|p| p.endo_with(m));
         self.pre_a = pre_a;
         self.zt = zt;
-        self.framed = true;
     }
 
     /// Adds na·A given A's odd multiples as true affine points (built for many points at
@@ -231,17 +227,31 @@ impl Strauss {
         self.pre_lam = table.map(|p| p.endo_with(m));
         self.pre_a = *table;
         self.zt = Fe::ONE;
-        self.framed = false;
     }
 
     /// The whole loop and the map back from the isomorphic frame, on the multiply `m`.
     #[inline(always)]
     pub(crate) fn run<M: FieldMul>(&self, m: M) -> Jacobian {
+        self.run_in::<M, true>(m)
+    }
+
+    /// The loop, its tables in a frame (`FRAMED`: [`Strauss::add_a`]'s tables, G's entries
+    /// mapped in by [`add_g`], Z mapped back at the end) or true affine ([`add_a_table`]'s,
+    /// G's entries plain mixed additions). A parameter rather than a field, so that each
+    /// loop is compiled without the other's test (a field cost the single path 0.4 % more
+    /// instructions on aarch64).
+    ///
+    /// [`add_a_table`]: Strauss::add_a_table
+    #[inline(always)]
+    fn run_in<M: FieldMul, const FRAMED: bool>(&self, m: M) -> Jacobian {
         let mut r = Jacobian::INFINITY;
         for i in (0..self.bits).rev() {
-            self.step_with(m, &mut r, i);
+            self.step_with::<M, FRAMED>(m, &mut r, i);
         }
-        self.finish_with(m, r)
+        if FRAMED && !r.infinity {
+            r.z = m.mul(&r.z, &self.zt);
+        }
+        r
     }
 
     /// Asks for the static-table entries of the G digits in advance: the two tables (1 MiB)
@@ -265,7 +275,7 @@ impl Strauss {
     /// one out-of-line copy per kind ([`add_r`], [`add_g`]), which keeps the loop's code
     /// within the uop caches.
     #[inline]
-    fn step_with<M: FieldMul>(&self, m: M, r: &mut Jacobian, i: usize) {
+    fn step_with<M: FieldMul, const FRAMED: bool>(&self, m: M, r: &mut Jacobian, i: usize) {
         if i >= self.bits {
             return;
         }
@@ -278,27 +288,25 @@ impl Strauss {
         if d != 0 {
             add_r(m, r, &table_entry(&self.pre_lam, d));
         }
-        for (d, table) in [
-            (self.wnaf[2][i], tables::pre_g()),
-            (self.wnaf[3][i], tables::pre_g128()),
-        ] {
-            if d != 0 {
-                if self.framed {
-                    add_g(m, r, &g_entry(table, d), &self.zt);
-                } else {
-                    add_r(m, r, &g_entry(table, d));
-                }
-            }
+        let d = self.wnaf[2][i];
+        if d != 0 {
+            self.add_g_entry::<M, FRAMED>(m, r, &g_entry(tables::pre_g(), d));
+        }
+        let d = self.wnaf[3][i];
+        if d != 0 {
+            self.add_g_entry::<M, FRAMED>(m, r, &g_entry(tables::pre_g128(), d));
         }
     }
 
-    /// Maps the loop's result back from the isomorphic frame, on the multiply `m`.
+    /// `r ← r + p` for a static G-table entry: mapped into the R tables' frame when they
+    /// have one ([`add_g`]), a plain mixed addition when they are true affine ([`add_r`]).
     #[inline(always)]
-    fn finish_with<M: FieldMul>(&self, m: M, mut r: Jacobian) -> Jacobian {
-        if self.framed && !r.infinity {
-            r.z = m.mul(&r.z, &self.zt);
+    fn add_g_entry<M: FieldMul, const FRAMED: bool>(&self, m: M, r: &mut Jacobian, p: &Affine) {
+        if FRAMED {
+            add_g(m, r, p, &self.zt);
+        } else {
+            add_r(m, r, p);
         }
-        r
     }
 }
 
@@ -335,7 +343,7 @@ pub(crate) fn ecmult_table_with<M: FieldMul>(
     let mut st = Strauss::for_g(ng);
     st.prefetch_g();
     st.add_a_table(m, table, na);
-    st.run(m)
+    st.run_in::<M, false>(m)
 }
 
 #[cfg(test)]
