@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Mutation testing of the GLV split, the recodings, the scalars, the lane schedule and the
 # shared-inversion tables in small crates of their own: their files as they are in src/,
-# with the modules they need, judged by the unit tests those crates hold. See doc/reliability.md, "Mutation testing".
+# with the modules they need, judged by the unit tests those crates hold. See
+# doc/reliability.md, "Mutation testing".
 #
 #   scripts/mutants_harness.sh                 the seven files below
 #   scripts/mutants_harness.sh FILE...         some of them (paths as in src/)

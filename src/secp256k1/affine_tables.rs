@@ -80,14 +80,8 @@ mod tests {
     use super::*;
     use crate::secp256k1::field::Checked;
     use crate::secp256k1::group::G;
-    use crate::secp256k1::group::tests::{k256_point, mul_ref};
+    use crate::secp256k1::group::tests::{k256_point, mul_ref, rand_scalar};
     use crate::secp256k1::scalar::Scalar;
-    use crate::test_support::rng::splitmix64 as rng;
-
-    fn rand_scalar(s: &mut u64) -> Scalar {
-        let w = [rng(s), rng(s), rng(s), rng(s)];
-        Scalar::from_bytes_reduced(&Scalar::from_words(w).to_bytes())
-    }
 
     /// Each table against k256: entry i of the table of k·G is (2i+1)k·G. The batches
     /// are of several lengths (one point alone, odd lengths, a chunk's length) and hold

@@ -204,14 +204,9 @@ impl Strauss {
     /// odd-multiple table of `a` and its λ image, on the multiply `m`.
     #[inline(always)]
     pub(crate) fn add_a<M: FieldMul>(&mut self, m: M, a: &Affine, na: &Scalar) {
-        let (na1, na_lam) = glv::split_lambda(na);
-        let b1 = recode_wnaf(&mut self.wnaf[0], &na1, WINDOW_A);
-        let b2 = recode_wnaf(&mut self.wnaf[1], &na_lam, WINDOW_A);
-        self.bits = self.bits.max(b1).max(b2);
+        self.recode_a(na);
         let (pre_a, zt) = odd_multiples_table(m, a);
-        self.pre_lam = pre_a.map(|p| p.endo_with(m));
-        self.pre_a = pre_a;
-        self.zt = zt;
+        self.set_tables(m, pre_a, zt);
     }
 
     /// Adds na·A given A's odd multiples as true affine points (built for many points at
@@ -220,13 +215,25 @@ impl Strauss {
     /// entries as plain mixed additions, with no frame to map them into.
     #[inline(always)]
     fn add_a_table<M: FieldMul>(&mut self, m: M, table: &[Affine; TABLE_A], na: &Scalar) {
+        self.recode_a(na);
+        self.set_tables(m, *table, Fe::ONE);
+    }
+
+    /// Recodes na's GLV halves (width 5) into the first two wNAFs.
+    #[inline(always)]
+    fn recode_a(&mut self, na: &Scalar) {
         let (na1, na_lam) = glv::split_lambda(na);
         let b1 = recode_wnaf(&mut self.wnaf[0], &na1, WINDOW_A);
         let b2 = recode_wnaf(&mut self.wnaf[1], &na_lam, WINDOW_A);
         self.bits = self.bits.max(b1).max(b2);
-        self.pre_lam = table.map(|p| p.endo_with(m));
-        self.pre_a = *table;
-        self.zt = Fe::ONE;
+    }
+
+    /// Takes A's table, computes its λ image, and the frame factor `zt` (1 for none).
+    #[inline(always)]
+    fn set_tables<M: FieldMul>(&mut self, m: M, pre_a: [Affine; TABLE_A], zt: Fe) {
+        self.pre_lam = pre_a.map(|p| p.endo_with(m));
+        self.pre_a = pre_a;
+        self.zt = zt;
     }
 
     /// The whole loop and the map back from the isomorphic frame, on the multiply `m`.
@@ -350,14 +357,8 @@ pub(crate) fn ecmult_table_with<M: FieldMul>(
 mod tests {
     use super::*;
     use crate::secp256k1::group::G;
+    use crate::secp256k1::group::tests::rand_scalar;
     use num_bigint::BigInt;
-
-    use crate::test_support::rng::splitmix64 as rng;
-
-    fn rand_scalar(s: &mut u64) -> Scalar {
-        let w = [rng(s), rng(s), rng(s), rng(s)];
-        Scalar::from_bytes_reduced(&Scalar::from_words(w).to_bytes())
-    }
 
     #[test]
     fn wnaf_reconstructs() {

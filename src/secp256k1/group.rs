@@ -354,6 +354,13 @@ impl Jacobian {
 pub(crate) mod tests {
     use super::*;
     use crate::secp256k1::scalar::Scalar;
+    use crate::test_support::rng::splitmix64 as rng;
+
+    /// A random scalar below n from the seeded generator (four words, reduced mod n).
+    pub(crate) fn rand_scalar(s: &mut u64) -> Scalar {
+        let w = [rng(s), rng(s), rng(s), rng(s)];
+        Scalar::from_bytes_reduced(&Scalar::from_words(w).to_bytes())
+    }
 
     /// Reference scalar multiplication by plain double-and-add (affine result).
     pub fn mul_ref(p: &Affine, k: &Scalar) -> Affine {
