@@ -13,7 +13,9 @@
 //!   3. The schedule (`super::schedule`): u₂'s GLV halves recoded jointly as one
 //!      Eisenstein integer, one digit per 3 bits from an 11-entry table; u₁'s 128-bit halves
 //!      in signed odd windows of width 14 over the static odd-multiple tables of G and
-//!      2¹²⁸·G (even halves made odd and corrected by one masked addition at the end).
+//!      2¹²⁸·G, both halves odd: where u₁ is even the lane runs −u₁ and −u₂ and negates
+//!      its result, and an even high half borrows 2¹²⁸ from the low one, so no addition
+//!      corrects them at the end.
 //!   4. The table: 11 small combinations of R and λR from 3 doublings and 7 additions, made
 //!      affine on one isomorphic curve without an inversion, and their images under ω, ω².
 //!   5. Strauss's loop from bit 126 down: a doubling per bit, one joint addition every 3
@@ -211,14 +213,12 @@ enum Step {
     Joint(usize),
     /// acc ← acc + the digit of G half h (0: G, 1: 2¹²⁸G) of this column.
     G(usize, usize),
-    /// acc ← acc − G half h's base point, in the lanes whose half was even.
-    Correct(usize),
 }
 
 /// Number of steps after the start (acc = G half 0's top digit): the top column's other
 /// two additions, then per bit from 125 down a doubling, a joint addition every 3 bits and
-/// two G additions every 14 bits, then the two corrections.
-const STEP_COUNT: usize = 2 + TOP_BIT + TOP_BIT / W_R as usize + 2 * (TOP_BIT / W_G as usize) + 2;
+/// two G additions every 14 bits.
+const STEP_COUNT: usize = 2 + TOP_BIT + TOP_BIT / W_R as usize + 2 * (TOP_BIT / W_G as usize);
 
 /// The loop's steps in order.
 const STEPS: [Step; STEP_COUNT] = {
@@ -241,9 +241,7 @@ const STEPS: [Step; STEP_COUNT] = {
             i += 2;
         }
     }
-    out[i] = Step::Correct(0);
-    out[i + 1] = Step::Correct(1);
-    assert!(i + 2 == STEP_COUNT);
+    assert!(i == STEP_COUNT);
     out
 };
 
@@ -296,17 +294,6 @@ impl<F: LaneField> Strauss<'_, F> {
                 Step::G(h, col) => {
                     let (idx, neg) = (&self.sched.g_idx[h][col], self.sched.g_neg[h][col]);
                     (g_entry::<F>(self.gtab[h], idx), Some(self.scale(neg)), 0xFF)
-                }
-                Step::Correct(h) => {
-                    let live = self.sched.corr_g[h];
-                    if live == 0 {
-                        continue;
-                    }
-                    (
-                        g_entry::<F>(self.gtab[h], &[0; LANES]),
-                        Some(self.neg_zt),
-                        live,
-                    )
                 }
             };
             if COMPLETE {
@@ -561,6 +548,11 @@ fn strauss_group<F: LaneField>(
             Ok(acc) => acc,
             Err(_) => unreachable!("the complete loop runs to the end"),
         },
+    };
+    // The lanes that ran −u₁ and −u₂ hold −Q.
+    let acc = Jac8 {
+        y: F::select(sched.flip, &acc.y.neg(), &acc.y),
+        ..acc
     };
     Accumulated {
         acc,

@@ -35,8 +35,9 @@ pub(crate) struct Schedule {
     pub g_idx: [[[u64; LANES]; G_DIGITS]; 2],
     /// Lanes whose G / 2¹²⁸G digit is negative, per column.
     pub g_neg: [[u8; G_DIGITS]; 2],
-    /// Lanes needing a correction of −G, −2¹²⁸G (their half was even).
-    pub corr_g: [u8; 2],
+    /// Lanes whose u₁ was even: their G digits are those of −u₁ and their joint digits
+    /// those of −u₂, so the loop computes −Q there and the caller negates it.
+    pub flip: u8,
     /// Lanes that must go to the scalar path.
     pub retry: u8,
 }
@@ -88,7 +89,8 @@ pub(crate) const fn packed(limbs: usize) -> [u8; 64 * 8] {
 const LOW62: u64 = (1 << 62) - 1;
 
 impl Schedule {
-    /// The schedule of u₁·G + u₂·R in every lane; lanes whose recoding fails (never seen,
+    /// The schedule of u₁·G + u₂·R in every lane (of −(u₁·G + u₂·R) in the lanes of
+    /// [`Schedule::flip`]); lanes whose recoding fails (never seen,
     /// and excluded by the bounds of `eisenstein` and `glv`) are marked for retry.
     #[inline(always)]
     pub(crate) fn new<F: LaneField>(u1: &[Scalar; LANES], u2: &[Scalar; LANES]) -> Self {
@@ -110,7 +112,7 @@ impl Schedule {
             r_live: [0; COLUMNS],
             g_idx: [[[0; LANES]; G_DIGITS]; 2],
             g_neg: [[0; G_DIGITS]; 2],
-            corr_g: [0; 2],
+            flip: 0,
             retry: 0,
         };
         // (a, b) after column 0, each as hi·2⁶² + lo.
@@ -172,27 +174,30 @@ impl Schedule {
         let mut lo = [[0u64; LANES]; 2];
         for lane in 0..LANES {
             let bit = 1u8 << lane;
-            let (Some((k1, k2)), Some((g, even))) =
-                (glv::split_lambda_halves(&u2[lane]), recode_g(&u1[lane]))
-            else {
+            let Some((g, flip)) = recode_g(&u1[lane]) else {
                 s.retry |= bit;
                 continue;
             };
+            let u2 = if flip { u2[lane].negate() } else { u2[lane] };
+            let Some((k1, k2)) = glv::split_lambda_halves(&u2) else {
+                s.retry |= bit;
+                continue;
+            };
+            if flip {
+                s.flip |= bit;
+            }
             let (d0, a, b) = first_digit(k1, k2);
             s.set(0, lane, d0, limbs);
             for (h, v) in [a, b].into_iter().enumerate() {
                 hi[h][lane] = (v >> 62) as i64 as u64;
                 lo[h][lane] = (v & LOW62 as i128) as u64;
             }
-            for h in 0..2 {
-                for (col, &d) in g[h].iter().enumerate() {
+            for (h, half) in g.iter().enumerate() {
+                for (col, &d) in half.iter().enumerate() {
                     s.g_idx[h][col][lane] = (d.unsigned_abs() >> 1) as u64;
                     if d < 0 {
                         s.g_neg[h][col] |= bit;
                     }
-                }
-                if even[h] {
-                    s.corr_g[h] |= bit;
                 }
             }
         }
@@ -300,9 +305,11 @@ mod tests {
                 (9, Schedule::new::<Fe29<Portable>>(&u, &u)),
             ];
             for (lane, ul) in u.iter().enumerate() {
-                let (k1, k2) = glv::split_lambda_halves(ul).unwrap();
+                // u₂ = u₁ here; where u₁ is even the joint digits are those of −u₂.
+                let (g, flip) = recode_g(ul).unwrap();
+                let u2 = if flip { ul.negate() } else { *ul };
+                let (k1, k2) = glv::split_lambda_halves(&u2).unwrap();
                 let want = eisenstein::recode(k1, k2).unwrap();
-                let (g, even) = recode_g(ul).unwrap();
                 for (limbs, sched) in &scheds {
                     assert_eq!(sched.retry, 0);
                     for (col, d) in want.iter().enumerate() {
@@ -319,15 +326,15 @@ mod tests {
                         assert_eq!(sched.r_live[col] >> lane & 1, u8::from(d.is_some()));
                     }
                     // u₁'s G windows: odd digits ±(2i + 1) read entry i of the G tables.
-                    for h in 0..2 {
-                        for (col, &d) in g[h].iter().enumerate() {
+                    for (h, half) in g.iter().enumerate() {
+                        for (col, &d) in half.iter().enumerate() {
                             assert_eq!(d % 2, if d < 0 { -1 } else { 1 });
                             let i = (d.unsigned_abs() as u64 - 1) / 2;
                             assert_eq!(sched.g_idx[h][col][lane], i, "G half {h}, column {col}");
                             assert_eq!(sched.g_neg[h][col] >> lane & 1, u8::from(d < 0));
                         }
-                        assert_eq!(sched.corr_g[h] >> lane & 1, u8::from(even[h]));
                     }
+                    assert_eq!(sched.flip >> lane & 1, u8::from(flip));
                 }
             }
         }
