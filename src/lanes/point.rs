@@ -47,15 +47,6 @@ impl<F: LaneField> Aff8<F> {
             y: F::select(mask, &a.y, &b.y),
         }
     }
-
-    /// Negates the lanes in `mask`.
-    #[inline(always)]
-    pub fn neg_lanes(&self, mask: u8) -> Self {
-        Aff8 {
-            x: self.x,
-            y: F::select(mask, &self.y.neg(), &self.y),
-        }
-    }
 }
 
 impl<F: LaneField> Jac8<F> {

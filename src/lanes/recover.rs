@@ -195,13 +195,13 @@ fn add_complete<F: LaneField>(
     out
 }
 
-/// `p + q` for the table's construction, with the lanes where it would be degenerate
-/// (none, see [`strauss_group`]) added to `retry`.
+/// `p + q` for the table's chain, with its z ratio H (Z(p + q) = Z(p)·H), the lanes where
+/// it would be degenerate (none, see [`strauss_group`]) added to `retry`.
 #[inline(always)]
-fn add_table<F: LaneField>(p: &Jac8<F>, q: &Aff8<F>, retry: &mut u8) -> Jac8<F> {
-    let (sum, _, same_x) = p.add_affine(q);
+fn chain_add<F: LaneField>(p: &Jac8<F>, q: &Aff8<F>, retry: &mut u8) -> (Jac8<F>, F) {
+    let (sum, h, same_x) = p.add_affine(q);
     *retry |= same_x;
-    sum
+    (sum, h)
 }
 
 /// One step of the Strauss loop.
@@ -459,71 +459,81 @@ fn strauss_group<F: LaneField>(
     let mut retry = sched.retry;
 
     // 4. The table of the joint digits: 1, 2, 3, 4, 1−ω, 2−ω, 3+ω, 3−ω, 4+ω, 2−2ω and 5+2ω
-    // times R (ω acting as λ: (x, y) ↦ (βx, y)), from doublings and additions of R or
-    // ±λR. No lane is degenerate here: R has order n, and two of these small combinations
-    // of R and λR share an x only if a + bλ ≡ 0 (mod n) for small a, b, which the lattice
-    // of such pairs (shortest vectors near 2¹²⁸) rules out; the masks are kept anyway. Then
-    // all on one isomorphic curve where every entry is affine: with Z the product of the
-    // entries' z, entry j is (X·(Z/zⱼ)², Y·(Z/zⱼ)³).
+    // times R (ω acting as λ: (x, y) ↦ (βx, y)), built as one chain in which each entry
+    // comes from the one before it, by a doubling or by adding one of the unit multiples
+    // ±R, ±λR, ±λ²R (affine: λ²R = (β²x, y) with β² = −1 − β). So the ratio of each
+    // entry's z to the one before it is known (the addition's H, the doubling's 2Y), and
+    // every entry is brought onto the isomorphic curve of the last one's Z without a
+    // product tree. No lane is degenerate here: R has order n, and two of these small
+    // combinations of R and λR share an x only if a + bλ ≡ 0 (mod n) for small a, b,
+    // which the lattice of such pairs (shortest vectors near 2¹²⁸) rules out; the masks
+    // are kept anyway.
     let one = F::splat(&FieldElement::ONE);
     let r_jac = Jac8 {
         x: big_r.x,
         y: big_r.y,
         z: one,
     };
-    let beta = F::splat(&FieldElement::BETA);
-    let lam_r = Aff8 {
-        x: big_r.x.mul(&beta),
+    let bx = big_r.x.mul(&F::splat(&FieldElement::BETA));
+    let neg_y = big_r.y.neg();
+    let neg_r = Aff8 {
+        x: big_r.x,
+        y: neg_y,
+    };
+    let lam_r = Aff8 { x: bx, y: big_r.y };
+    let neg_lam_r = Aff8 { x: bx, y: neg_y };
+    // ω² = −1 − ω and −ω² = 1 + ω.
+    let lam2_r = Aff8 {
+        x: big_r.x.neg_sub(&bx),
         y: big_r.y,
     };
-    let neg_lam_r = lam_r.neg_lanes(0xFF);
+    let neg_lam2_r = Aff8 {
+        x: lam2_r.x,
+        y: neg_y,
+    };
+    // The chain from R (z = 1), with each entry's z over the z before it (H of the
+    // addition; 2Y for a doubling, taken below).
     let e2 = r_jac.double();
-    let e3 = add_table(&e2, &big_r, &mut retry);
-    let e4 = e2.double();
-    let e1w = add_table(&r_jac, &neg_lam_r, &mut retry);
-    let e2w = add_table(&e2, &neg_lam_r, &mut retry);
-    let e3pw = add_table(&e3, &lam_r, &mut retry);
-    let e3mw = add_table(&e3, &neg_lam_r, &mut retry);
-    let e4w = add_table(&e4, &lam_r, &mut retry);
-    let e2_2w = e1w.double();
-    // 5 + 2ω = −ω²·(2 − 2ω) + 1, and ω²·(x, y) = (β²x, y) with β² = −1 − β.
-    let t = Jac8 {
-        x: e2_2w.x.neg_sub(&e2_2w.x.mul(&beta)),
-        y: e2_2w.y.neg(),
-        z: e2_2w.z,
-    };
-    let e5w = add_table(&t, &big_r, &mut retry);
-    let jac = [e2, e3, e4, e1w, e2w, e3pw, e3mw, e4w, e2_2w, e5w];
-    // Z / zⱼ for every entry j ≥ 1 (entry 0, R itself, has z = 1): prefix products, then
-    // a backward pass with the running suffix.
-    let mut prefix = [one; TABLE - 1];
-    prefix[0] = jac[0].z;
-    for j in 1..TABLE - 1 {
-        prefix[j] = prefix[j - 1].mul(&jac[j].z);
-    }
-    let zt = prefix[TABLE - 2];
-    let mut table = [Aff8 { x: one, y: one }; TABLE];
-    let mut suffix = one;
-    for j in (0..TABLE - 1).rev() {
-        let others = if j == 0 {
-            suffix
-        } else {
-            prefix[j - 1].mul(&suffix)
+    let (e3pw, h3pw) = chain_add(&e2, &neg_lam2_r, &mut retry); // 2 + (1 + ω)
+    let (e3, h3) = chain_add(&e3pw, &neg_lam_r, &mut retry); // (3 + ω) − ω
+    let (e2w, h2w) = chain_add(&e3, &lam2_r, &mut retry); // 3 + (−1 − ω)
+    let (e1w, h1w) = chain_add(&e2w, &neg_r, &mut retry); // (2 − ω) − 1
+    let e2_2w = e1w.double(); // 2·(1 − ω), Z₃ = 2Y·Z
+    let (e3mw, h3mw) = chain_add(&e2_2w, &neg_lam2_r, &mut retry); // (2 − 2ω) + (1 + ω)
+    let (e4, h4) = chain_add(&e3mw, &neg_lam2_r, &mut retry); // (3 − ω) + (1 + ω)
+    let (e4w, h4w) = chain_add(&e4, &lam_r, &mut retry); // 4 + ω
+    let (e5w, h5w) = chain_add(&e4w, &neg_lam2_r, &mut retry); // (4 + ω) + (1 + ω)
+    // In chain order: the entry, its index in the table, and its z over the z before it.
+    let h2_2w = e1w.y.shl::<1>();
+    let chain = [
+        (&r_jac, 0, &one),
+        (&e2, 1, &e2.z),
+        (&e3pw, 6, &h3pw),
+        (&e3, 2, &h3),
+        (&e2w, 5, &h2w),
+        (&e1w, 4, &h1w),
+        (&e2_2w, 9, &h2_2w),
+        (&e3mw, 7, &h3mw),
+        (&e4, 3, &h4),
+        (&e4w, 8, &h4w),
+        (&e5w, 10, &h5w),
+    ];
+    // Entry j on the curve of Z = z(5 + 2ω): (X·(Z/zⱼ)², Y·(Z/zⱼ)³), Z/zⱼ the product of the
+    // z ratios after j in the chain, walking back from the last entry (already there).
+    let zt = e5w.z;
+    let mut table = [Aff8 { x: e5w.x, y: e5w.y }; TABLE];
+    let mut scale = h5w;
+    for pos in (0..chain.len() - 1).rev() {
+        let (p, j, ratio) = chain[pos];
+        let s2 = scale.sqr();
+        table[j] = Aff8 {
+            x: p.x.mul(&s2),
+            y: p.y.mul(&s2.mul(&scale)),
         };
-        if j > 0 {
-            suffix = suffix.mul(&jac[j].z);
+        if pos > 0 {
+            scale = scale.mul(ratio);
         }
-        let o2 = others.sqr();
-        table[j + 1] = Aff8 {
-            x: jac[j].x.mul(&o2),
-            y: jac[j].y.mul(&o2.mul(&others)),
-        };
     }
-    let zt2 = zt.sqr();
-    table[0] = Aff8 {
-        x: big_r.x.mul(&zt2),
-        y: big_r.y.mul(&zt2.mul(&zt)),
-    };
     let tab = LaneTable::<F>::new(&table);
     let gtab = [tables::pre_g(), tables::pre_g128()];
 
