@@ -68,7 +68,7 @@ NAMES = {
     1: "dummy inputs for idle lanes",
     2: "r⁻¹ (product tree), u₁, u₂",
     3: "schedule: GLV split, joint recoding, G windows",
-    4: "R's table: 3 doublings, 7 additions, one frame",
+    4: "R's table: a chain of 2 doublings and 8 additions, one frame",
     5: "Strauss loop",
     6: "to affine (product tree), bytes",
 }
@@ -100,7 +100,7 @@ def classify(frames, marks):
             return "loop: G entry gathers"
         # The rest of the loop is the additions (their formulas in point.rs, most of whose
         # code the compiler leaves without a line of its own) and the loop's control.
-        return "loop: additions (43 joint, 20 G, corrections), control"
+        return "loop: additions (43 joint, 20 G), control"
     if any(fl.endswith(("glv.rs", "eisenstein.rs", "recode.rs", "schedule.rs")) for fl in files):
         return "3. schedule: GLV split, joint recoding, G windows"
     # The frames of the core's own functions give the line of their statement.

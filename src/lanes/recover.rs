@@ -378,6 +378,88 @@ pub(crate) fn lift<F: LaneField, const K: usize>(inps: &mut [Input8; K]) -> [u8;
     out
 }
 
+/// Step 4: the table of the joint digits, entry j the point `ENTRIES[j]` = a + bω times R
+/// (1, 2, 3, 4, 1−ω, 2−ω, 3+ω, 3−ω, 4+ω, 2−2ω and 5+2ω; ω acting as λ: (x, y) ↦ (βx, y)),
+/// every entry affine on the isomorphic curve scaled by the returned `zt` (the true point
+/// is (x/zt², y/zt³)). Built as one chain in which each entry comes from the one before
+/// it, by a doubling or by adding one of the unit multiples ±R, ±λR, ±λ²R (affine: λ²R =
+/// (β²x, y) with β² = −1 − β), so the ratio of each entry's z to the one before it is
+/// known (the addition's H, the doubling's 2Y) and one backward pass of those ratios
+/// brings every entry onto the last one's Z, with no product tree. No lane is degenerate
+/// here: R has order n, and two of these small combinations of R and λR share an x only
+/// if a + bλ ≡ 0 (mod n) for small a, b, which the lattice of such pairs (shortest
+/// vectors near 2¹²⁸) rules out; such lanes would be added to `retry` all the same.
+#[inline(always)]
+fn joint_table<F: LaneField>(big_r: &Aff8<F>, retry: &mut u8) -> ([Aff8<F>; TABLE], F) {
+    let one = F::splat(&FieldElement::ONE);
+    let r_jac = Jac8 {
+        x: big_r.x,
+        y: big_r.y,
+        z: one,
+    };
+    let bx = big_r.x.mul(&F::splat(&FieldElement::BETA));
+    let neg_y = big_r.y.neg();
+    let neg_r = Aff8 {
+        x: big_r.x,
+        y: neg_y,
+    };
+    let lam_r = Aff8 { x: bx, y: big_r.y };
+    let neg_lam_r = Aff8 { x: bx, y: neg_y };
+    // ω² = −1 − ω and −ω² = 1 + ω.
+    let lam2_r = Aff8 {
+        x: big_r.x.neg_sub(&bx),
+        y: big_r.y,
+    };
+    let neg_lam2_r = Aff8 {
+        x: lam2_r.x,
+        y: neg_y,
+    };
+    // The chain from R (z = 1), with each entry's z over the z before it (H of the
+    // addition; 2Y for a doubling, taken below).
+    let e2 = r_jac.double();
+    let (e3pw, h3pw) = chain_add(&e2, &neg_lam2_r, retry); // 2 + (1 + ω)
+    let (e3, h3) = chain_add(&e3pw, &neg_lam_r, retry); // (3 + ω) − ω
+    let (e2w, h2w) = chain_add(&e3, &lam2_r, retry); // 3 + (−1 − ω)
+    let (e1w, h1w) = chain_add(&e2w, &neg_r, retry); // (2 − ω) − 1
+    let e2_2w = e1w.double(); // 2·(1 − ω), Z₃ = 2Y·Z
+    let (e3mw, h3mw) = chain_add(&e2_2w, &neg_lam2_r, retry); // (2 − 2ω) + (1 + ω)
+    let (e4, h4) = chain_add(&e3mw, &neg_lam2_r, retry); // (3 − ω) + (1 + ω)
+    let (e4w, h4w) = chain_add(&e4, &lam_r, retry); // 4 + ω
+    let (e5w, h5w) = chain_add(&e4w, &neg_lam2_r, retry); // (4 + ω) + (1 + ω)
+    // In chain order: the entry, its index in the table, and its z over the z before it.
+    let h2_2w = e1w.y.shl::<1>();
+    let chain = [
+        (&r_jac, 0, &one),
+        (&e2, 1, &e2.z),
+        (&e3pw, 6, &h3pw),
+        (&e3, 2, &h3),
+        (&e2w, 5, &h2w),
+        (&e1w, 4, &h1w),
+        (&e2_2w, 9, &h2_2w),
+        (&e3mw, 7, &h3mw),
+        (&e4, 3, &h4),
+        (&e4w, 8, &h4w),
+        (&e5w, 10, &h5w),
+    ];
+    // Entry j on the curve of Z = z(5 + 2ω): (X·(Z/zⱼ)², Y·(Z/zⱼ)³), Z/zⱼ the product of the
+    // z ratios after j in the chain, walking back from the last entry (already there).
+    let zt = e5w.z;
+    let mut table = [Aff8 { x: e5w.x, y: e5w.y }; TABLE];
+    let mut scale = h5w;
+    for pos in (0..chain.len() - 1).rev() {
+        let (p, j, ratio) = chain[pos];
+        let s2 = scale.sqr();
+        table[j] = Aff8 {
+            x: p.x.mul(&s2),
+            y: p.y.mul(&s2.mul(&scale)),
+        };
+        if pos > 0 {
+            scale = scale.mul(ratio);
+        }
+    }
+    (table, zt)
+}
+
 /// What one group's Strauss loop leaves: the accumulator on the isomorphic curve, the
 /// curve's scale, and the lanes to retry on the scalar path or at infinity.
 struct Accumulated<F: LaneField> {
@@ -458,82 +540,8 @@ fn strauss_group<F: LaneField>(
     let sched = Schedule::new::<F>(u1, u2);
     let mut retry = sched.retry;
 
-    // 4. The table of the joint digits: 1, 2, 3, 4, 1−ω, 2−ω, 3+ω, 3−ω, 4+ω, 2−2ω and 5+2ω
-    // times R (ω acting as λ: (x, y) ↦ (βx, y)), built as one chain in which each entry
-    // comes from the one before it, by a doubling or by adding one of the unit multiples
-    // ±R, ±λR, ±λ²R (affine: λ²R = (β²x, y) with β² = −1 − β). So the ratio of each
-    // entry's z to the one before it is known (the addition's H, the doubling's 2Y), and
-    // every entry is brought onto the isomorphic curve of the last one's Z without a
-    // product tree. No lane is degenerate here: R has order n, and two of these small
-    // combinations of R and λR share an x only if a + bλ ≡ 0 (mod n) for small a, b,
-    // which the lattice of such pairs (shortest vectors near 2¹²⁸) rules out; the masks
-    // are kept anyway.
-    let one = F::splat(&FieldElement::ONE);
-    let r_jac = Jac8 {
-        x: big_r.x,
-        y: big_r.y,
-        z: one,
-    };
-    let bx = big_r.x.mul(&F::splat(&FieldElement::BETA));
-    let neg_y = big_r.y.neg();
-    let neg_r = Aff8 {
-        x: big_r.x,
-        y: neg_y,
-    };
-    let lam_r = Aff8 { x: bx, y: big_r.y };
-    let neg_lam_r = Aff8 { x: bx, y: neg_y };
-    // ω² = −1 − ω and −ω² = 1 + ω.
-    let lam2_r = Aff8 {
-        x: big_r.x.neg_sub(&bx),
-        y: big_r.y,
-    };
-    let neg_lam2_r = Aff8 {
-        x: lam2_r.x,
-        y: neg_y,
-    };
-    // The chain from R (z = 1), with each entry's z over the z before it (H of the
-    // addition; 2Y for a doubling, taken below).
-    let e2 = r_jac.double();
-    let (e3pw, h3pw) = chain_add(&e2, &neg_lam2_r, &mut retry); // 2 + (1 + ω)
-    let (e3, h3) = chain_add(&e3pw, &neg_lam_r, &mut retry); // (3 + ω) − ω
-    let (e2w, h2w) = chain_add(&e3, &lam2_r, &mut retry); // 3 + (−1 − ω)
-    let (e1w, h1w) = chain_add(&e2w, &neg_r, &mut retry); // (2 − ω) − 1
-    let e2_2w = e1w.double(); // 2·(1 − ω), Z₃ = 2Y·Z
-    let (e3mw, h3mw) = chain_add(&e2_2w, &neg_lam2_r, &mut retry); // (2 − 2ω) + (1 + ω)
-    let (e4, h4) = chain_add(&e3mw, &neg_lam2_r, &mut retry); // (3 − ω) + (1 + ω)
-    let (e4w, h4w) = chain_add(&e4, &lam_r, &mut retry); // 4 + ω
-    let (e5w, h5w) = chain_add(&e4w, &neg_lam2_r, &mut retry); // (4 + ω) + (1 + ω)
-    // In chain order: the entry, its index in the table, and its z over the z before it.
-    let h2_2w = e1w.y.shl::<1>();
-    let chain = [
-        (&r_jac, 0, &one),
-        (&e2, 1, &e2.z),
-        (&e3pw, 6, &h3pw),
-        (&e3, 2, &h3),
-        (&e2w, 5, &h2w),
-        (&e1w, 4, &h1w),
-        (&e2_2w, 9, &h2_2w),
-        (&e3mw, 7, &h3mw),
-        (&e4, 3, &h4),
-        (&e4w, 8, &h4w),
-        (&e5w, 10, &h5w),
-    ];
-    // Entry j on the curve of Z = z(5 + 2ω): (X·(Z/zⱼ)², Y·(Z/zⱼ)³), Z/zⱼ the product of the
-    // z ratios after j in the chain, walking back from the last entry (already there).
-    let zt = e5w.z;
-    let mut table = [Aff8 { x: e5w.x, y: e5w.y }; TABLE];
-    let mut scale = h5w;
-    for pos in (0..chain.len() - 1).rev() {
-        let (p, j, ratio) = chain[pos];
-        let s2 = scale.sqr();
-        table[j] = Aff8 {
-            x: p.x.mul(&s2),
-            y: p.y.mul(&s2.mul(&scale)),
-        };
-        if pos > 0 {
-            scale = scale.mul(ratio);
-        }
-    }
+    // 4. The table of the joint digits.
+    let (table, zt) = joint_table(&big_r, &mut retry);
     let tab = LaneTable::<F>::new(&table);
     let gtab = [tables::pre_g(), tables::pre_g128()];
 
@@ -753,6 +761,57 @@ mod tests {
             x: P::from_lanes(&p.map(|j| j.x)),
             y: P::from_lanes(&p.map(|j| j.y)),
             z: P::from_lanes(&p.map(|j| j.z)),
+        }
+    }
+
+    /// The joint table's entries against the scalar core: entry j of each lane, brought
+    /// back from the isomorphic curve (x/zt², y/zt³), is (a + b·λ)·R for the entry's (a, b),
+    /// R in each lane a different point (G, −G and random multiples among them), no lane
+    /// marked for retry; for both lane fields.
+    #[test]
+    fn joint_table_matches_scalar_core() {
+        joint_table_case::<Fe8<Portable>>();
+        joint_table_case::<Fe29<Portable>>();
+    }
+
+    fn joint_table_case<P: LaneField>() {
+        use crate::secp256k1::eisenstein::ENTRIES;
+        use crate::secp256k1::glv::LAMBDA;
+        use crate::secp256k1::group::tests::{mul_ref, rand_scalar};
+        let small = |v: i8| {
+            let k = Scalar::from_words([v.unsigned_abs() as u64, 0, 0, 0]);
+            if v < 0 { k.negate() } else { k }
+        };
+        let mut seed = 0x7ab1e_u64;
+        for round in 0..6 {
+            let ks: [Scalar; LANES] = core::array::from_fn(|i| match (round, i) {
+                (0, 0) => Scalar::ONE,
+                (0, 1) => Scalar::ONE.negate(),
+                _ => rand_scalar(&mut seed),
+            });
+            let r: [Affine; LANES] = ks.map(|k| mul_ref(&G, &k));
+            let big_r = Aff8::<P> {
+                x: P::from_lanes(&r.map(|a| a.x)),
+                y: P::from_lanes(&r.map(|a| a.y)),
+            };
+            let mut retry = 0;
+            let (table, zt) = joint_table(&big_r, &mut retry);
+            assert_eq!(retry, 0, "round {round}");
+            for (j, &(a, b)) in ENTRIES.iter().enumerate() {
+                let got = jac_to_affine(&Jac8 {
+                    x: table[j].x,
+                    y: table[j].y,
+                    z: zt,
+                });
+                let k = small(a).add(&small(b).mul(&LAMBDA));
+                for lane in 0..LANES {
+                    let want = mul_ref(&r[lane], &k);
+                    assert!(
+                        same(&got[lane], &want),
+                        "round {round}, entry {j} = {a} + {b}ω, lane {lane}"
+                    );
+                }
+            }
         }
     }
 
