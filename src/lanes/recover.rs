@@ -16,8 +16,9 @@
 //!      2¹²⁸·G, both halves odd: where u₁ is even the lane runs −u₁ and −u₂ and negates
 //!      its result, and an even high half borrows 2¹²⁸ from the low one, so no addition
 //!      corrects them at the end.
-//!   4. The table: 11 small combinations of R and λR from 3 doublings and 7 additions, made
-//!      affine on one isomorphic curve without an inversion, and their images under ω, ω².
+//!   4. The table ([`joint_table`]): 11 small combinations of R and λR as one chain of 2
+//!      doublings and 8 additions, made affine on one isomorphic curve without an inversion
+//!      (the chain's z ratios), and their images under ω, ω².
 //!   5. Strauss's loop from bit 126 down: a doubling per bit, one joint addition every 3
 //!      bits, two G additions every 14 bits. Table entries are fetched with gathers.
 //!   6. To affine, every group's Z inverted by one safegcd inversion (as in step 2), then

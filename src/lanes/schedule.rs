@@ -90,8 +90,8 @@ const LOW62: u64 = (1 << 62) - 1;
 
 impl Schedule {
     /// The schedule of u₁·G + u₂·R in every lane (of −(u₁·G + u₂·R) in the lanes of
-    /// [`Schedule::flip`]); lanes whose recoding fails (never seen,
-    /// and excluded by the bounds of `eisenstein` and `glv`) are marked for retry.
+    /// [`Schedule::flip`]); lanes whose recoding fails (never seen, and excluded by the
+    /// bounds of `eisenstein` and `glv`) are marked for retry.
     #[inline(always)]
     pub(crate) fn new<F: LaneField>(u1: &[Scalar; LANES], u2: &[Scalar; LANES]) -> Self {
         Self::new_on::<F::B>(u1, u2, &F::DIGITS, F::LIMBS)
