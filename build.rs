@@ -18,6 +18,8 @@ mod field_arm64;
 mod group;
 #[path = "src/secp256k1/modinv.rs"]
 mod modinv;
+#[path = "src/secp256k1/wide.rs"]
+mod wide;
 
 use field::FieldElement;
 use group::{Affine, G, Jacobian};

@@ -6,9 +6,12 @@
 //! [`FieldElement::normalize`] gives the canonical value below p.
 //!
 //! Multiplications run on a [`FieldMul`]: the MULX/ADX assembly of `field_adx` (x86-64,
-//! with its fused forms), the aarch64 assembly of `field_arm64` (likewise), the portable
-//! Rust, or [`Checked`], which tests the CPU at every call. [`BASELINE`] is the one for a
-//! CPU without BMI2/ADX: the aarch64 assembly there, the portable Rust elsewhere.
+//! with its fused forms), the aarch64 assembly of `field_arm64` (likewise), the 29-bit limbs
+//! of `field_wasm` (WebAssembly), the portable Rust, or [`Checked`], which tests the CPU at
+//! every call. [`BASELINE`] is the one for a CPU without BMI2/ADX: the aarch64 assembly
+//! there, the 29-bit limbs on WebAssembly, the portable Rust elsewhere. The u128 products
+//! of the portable Rust and the linear operations go through `wide`, which builds them from
+//! 32-bit halves on WebAssembly.
 //!
 //! Everything here is variable time; see the crate docs.
 
@@ -17,6 +20,7 @@
 #![allow(dead_code)]
 
 use super::modinv::{self, ModInfo, Signed62};
+use super::wide;
 
 /// 2²⁵⁶ mod p.
 const P_C: u64 = 0x1_0000_03D1;
@@ -46,7 +50,7 @@ fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 
 #[inline(always)]
 fn mac(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
-    let t = acc as u128 + a as u128 * b as u128 + carry as u128;
+    let t = acc as u128 + wide::mul(a, b) + carry as u128;
     (t as u64, (t >> 64) as u64)
 }
 
@@ -189,7 +193,7 @@ impl FieldElement {
     /// the cold path.
     #[inline(always)]
     fn fold(r: [u64; 4], c: u64) -> Self {
-        let t = c as u128 * P_C as u128;
+        let t = wide::mul(c, P_C);
         let (r0, k) = add_carry(r[0], t as u64, false);
         let (r1, k) = add_carry(r[1], (t >> 64) as u64, k);
         if k {
@@ -323,7 +327,13 @@ impl FieldElement {
         }
         #[cfg(target_arch = "aarch64")]
         return Self(super::field_arm64::mul(&self.0, &other.0));
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        #[cfg(target_family = "wasm")]
+        return Wasm.mul(self, other);
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            target_family = "wasm"
+        )))]
         self.mul_portable(other)
     }
 
@@ -339,7 +349,13 @@ impl FieldElement {
         }
         #[cfg(target_arch = "aarch64")]
         return Self(super::field_arm64::sqr(&self.0));
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        #[cfg(target_family = "wasm")]
+        return Wasm.sqr(self);
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            target_family = "wasm"
+        )))]
         self.sqr_portable()
     }
 
@@ -521,8 +537,8 @@ impl FieldElement {
 /// (one recovery) chooses its multiply once and its loops hold that one alone:
 /// `Checked` tests the CPU at every call (what [`FieldElement::mul`] does), `Portable`
 /// is plain Rust on every CPU, `MulxAdx` (x86-64) is the BMI2/ADX assembly, which only
-/// a CPU check can hand out, and `Arm64` (aarch64) is the aarch64 assembly, which every
-/// aarch64 CPU runs.
+/// a CPU check can hand out, `Arm64` (aarch64) is the aarch64 assembly, which every
+/// aarch64 CPU runs, and `Wasm` the 29-bit limbs for WebAssembly.
 pub trait FieldMul: Copy {
     /// `a · b` mod p (weakly reduced).
     fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement;
@@ -681,13 +697,40 @@ impl FieldMul for Arm64 {
     }
 }
 
+/// [`FieldMul`] through 9 limbs of 29 bits (`field_wasm`): 29×29-bit products, for
+/// WebAssembly, whose u128 products are library calls.
+#[cfg(any(target_family = "wasm", test))]
+#[derive(Clone, Copy, Debug)]
+pub struct Wasm;
+
+#[cfg(any(target_family = "wasm", test))]
+impl FieldMul for Wasm {
+    #[inline(always)]
+    fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+        let (words, over) = super::field_wasm::mul(&a.0, &b.0);
+        FieldElement::fold(words, over)
+    }
+    #[inline(always)]
+    fn sqr(self, a: &FieldElement) -> FieldElement {
+        let (words, over) = super::field_wasm::sqr(&a.0);
+        FieldElement::fold(words, over)
+    }
+}
+
 /// The multiply of code that does not test the CPU for BMI2/ADX, or found them missing:
-/// the aarch64 assembly on aarch64, the portable Rust elsewhere.
+/// the aarch64 assembly on aarch64, the 29-bit limbs on WebAssembly, the portable Rust
+/// elsewhere.
 #[cfg(target_arch = "aarch64")]
 pub(crate) const BASELINE: Arm64 = Arm64;
 /// The multiply of code that does not test the CPU for BMI2/ADX, or found them missing:
-/// the aarch64 assembly on aarch64, the portable Rust elsewhere.
-#[cfg(not(target_arch = "aarch64"))]
+/// the aarch64 assembly on aarch64, the 29-bit limbs on WebAssembly, the portable Rust
+/// elsewhere.
+#[cfg(target_family = "wasm")]
+pub(crate) const BASELINE: Wasm = Wasm;
+/// The multiply of code that does not test the CPU for BMI2/ADX, or found them missing:
+/// the aarch64 assembly on aarch64, the 29-bit limbs on WebAssembly, the portable Rust
+/// elsewhere.
+#[cfg(not(any(target_arch = "aarch64", target_family = "wasm")))]
 pub(crate) const BASELINE: Portable = Portable;
 
 /// The portable multiply behind [`FieldElement::mul`]'s CPU test on x86-64 (CPUs without
@@ -969,6 +1012,8 @@ mod tests {
         assert_eq!(val(&fa.mul_portable(&fb)), want);
         assert_eq!(val(&Checked.mul(&fa, &fb)), want);
         assert_eq!(val(&Portable.mul(&fa, &fb)), want);
+        assert_eq!(val(&Wasm.mul(&fa, &fb)), want);
+        assert_eq!(val(&Wasm.mul(&fb, &fa)), want);
         #[cfg(target_arch = "x86_64")]
         if let Some(adx) = super::MulxAdx::detect() {
             assert_eq!(val(&adx.mul(&fa, &fb)), want);
@@ -1008,6 +1053,8 @@ mod tests {
             let want_sq = (&ba * &ba + &p * 4u8 - &bc % &p) % &p;
             assert_eq!(val(&Portable.mul_sub(&fa, &fb, &fc)), want);
             assert_eq!(val(&Checked.sqr_sub(&fa, &fc)), want_sq);
+            assert_eq!(val(&Wasm.mul_sub(&fa, &fb, &fc)), want);
+            assert_eq!(val(&Wasm.sqr_sub(&fa, &fc)), want_sq);
             #[cfg(target_arch = "x86_64")]
             if let Some(adx) = super::MulxAdx::detect() {
                 assert_eq!(
@@ -1050,6 +1097,10 @@ mod tests {
             assert_eq!(val(&Portable.sqr_scaled::<3>(&fa)), (a * a * 3u8) % &p);
             let root = fa.sqrt_with(Portable).map(|r| val(&r));
             assert_eq!(root, fa.sqrt().map(|r| val(&r)));
+            assert_eq!(val(&Wasm.mul(&fa, &fb)), want);
+            assert_eq!(val(&Wasm.sqr(&fa)), (a * a) % &p);
+            assert_eq!(val(&Wasm.mul_scaled::<3>(&fa, &fb)), (&want * 3u8) % &p);
+            assert_eq!(fa.sqrt_with(Wasm).map(|r| val(&r)), root);
             #[cfg(target_arch = "x86_64")]
             if let Some(adx) = super::MulxAdx::detect() {
                 assert_eq!(val(&adx.mul(&fa, &fb)), want);
@@ -1083,6 +1134,52 @@ mod tests {
                 assert_eq!(fa.sqrt_with(Arm64).map(|r| val(&r)), root);
                 assert_eq!(fa.sqrt_with(BASELINE).map(|r| val(&r)), root);
             }
+        }
+    }
+
+    /// The 29-bit-limb multiply and square of `field_wasm` at its own bounds: every limb of
+    /// an operand at 0, 1, 2²⁸ or 2²⁹ − 1 (the columns at their largest), values whose
+    /// reduction leaves bits above 2²⁵⁶ (the returned multiple, folded by the caller), and
+    /// thousands of random pairs, against num-bigint: the words and the multiple before the
+    /// fold, and the element after it.
+    #[test]
+    fn wasm_limbs_match_bigint() {
+        let p = p();
+        let one = BigUint::from(1u8);
+        let m29 = (1u64 << 29) - 1;
+        let mut vals = values(21, 3000);
+        // Every 29-bit limb set to one value, the top limb (24 bits) clipped to 2²⁵⁶.
+        for limb in [0, 1, 1 << 28, m29] {
+            let mut v = BigUint::from(0u8);
+            for k in 0..9u32 {
+                v |= BigUint::from(limb) << (29 * k);
+            }
+            vals.push(v & ((one.clone() << 256u32) - 1u8));
+        }
+        // One limb at its maximum, the others zero, and alternating limbs.
+        for k in 0..9u32 {
+            vals.push((BigUint::from(m29) << (29 * k)) & ((one.clone() << 256u32) - 1u8));
+        }
+        vals.push(BigUint::parse_bytes(b"1fffffff00000000".repeat(4).as_slice(), 16).unwrap());
+        for (i, a) in vals.iter().enumerate() {
+            let (fa, fb) = (fe(a), fe(&vals[(i * 13 + 7) % vals.len()]));
+            let b = big(&fb.0);
+            let got = Wasm.mul(&fa, &fb);
+            assert_eq!(val(&got), (a * &b) % &p, "{a:x} * {b:x}");
+            let got = Wasm.sqr(&fa);
+            assert_eq!(val(&got), (a * a) % &p, "{a:x}^2");
+            for c in [&fa, &fb] {
+                let (w, over) = super::super::field_wasm::mul(&fa.0, &c.0);
+                assert_eq!(
+                    (big(&w) + (BigUint::from(over) << 256u32)) % &p,
+                    (a * big(&c.0)) % &p
+                );
+            }
+            let (w, over) = super::super::field_wasm::sqr(&fa.0);
+            assert_eq!(
+                (big(&w) + (BigUint::from(over) << 256u32)) % &p,
+                (a * a) % &p
+            );
         }
     }
 

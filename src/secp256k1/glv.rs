@@ -6,6 +6,7 @@
 //! Vanstone, CRYPTO 2001; constants as published for secp256k1, checked in the tests).
 
 use super::scalar::{Scalar, add_words, sub_words};
+use super::wide;
 
 /// λ.
 #[cfg(test)]
@@ -111,12 +112,12 @@ fn signed_half(v: [u64; 4]) -> Option<Half> {
 /// a·b, 256 bits.
 #[inline]
 fn mul128(a: u128, b: u128) -> [u64; 4] {
-    let (a0, a1) = (a as u64 as u128, (a >> 64) as u64 as u128);
-    let (b0, b1) = (b as u64 as u128, (b >> 64) as u64 as u128);
-    let ll = a0 * b0;
-    let lh = a0 * b1;
-    let hl = a1 * b0;
-    let hh = a1 * b1;
+    let (a0, a1) = (a as u64, (a >> 64) as u64);
+    let (b0, b1) = (b as u64, (b >> 64) as u64);
+    let ll = wide::mul(a0, b0);
+    let lh = wide::mul(a0, b1);
+    let hl = wide::mul(a1, b0);
+    let hh = wide::mul(a1, b1);
     let mid = (ll >> 64) + (lh as u64 as u128) + (hl as u64 as u128);
     let hi = hh + (lh >> 64) + (hl >> 64) + (mid >> 64);
     [ll as u64, mid as u64, hi as u64, (hi >> 64) as u64]

@@ -10,9 +10,13 @@ pub(crate) mod field;
 pub(crate) mod field_adx;
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod field_arm64;
+// The multiply for WebAssembly (tested on every host).
+#[cfg(any(target_family = "wasm", test))]
+pub(crate) mod field_wasm;
 pub(crate) mod glv;
 pub(crate) mod group;
 pub(crate) mod modinv;
 pub(crate) mod recode;
 pub(crate) mod scalar;
 pub(crate) mod tables;
+pub(crate) mod wide;

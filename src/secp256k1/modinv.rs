@@ -14,6 +14,8 @@
 
 #![allow(dead_code)]
 
+use super::wide::imul;
+
 const M62: u64 = u64::MAX >> 2;
 
 /// A signed-62 number.
@@ -147,27 +149,27 @@ fn divsteps_62(mut eta: i64, f0: u64, g0: u64) -> (i64, Trans) {
 #[inline]
 fn update_de(d: &mut Signed62, e: &mut Signed62, t: &Trans, mi: &ModInfo) {
     let m = &mi.modulus.0;
-    let (u, v, q, r) = (t.u as i128, t.v as i128, t.q as i128, t.r as i128);
+    let (u, v, q, r) = (t.u, t.v, t.q, t.r);
     let (d4, e4) = (d.0[4], e.0[4]);
     // Start from the multiples of the modulus that bring a negative d or e back into range.
     let sd = d4 >> 63;
     let se = e4 >> 63;
     let mut md = (t.u & sd).wrapping_add(t.v & se);
     let mut me = (t.q & sd).wrapping_add(t.r & se);
-    let mut cd = u * d.0[0] as i128 + v * e.0[0] as i128;
-    let mut ce = q * d.0[0] as i128 + r * e.0[0] as i128;
+    let mut cd = imul(u, d.0[0]) + imul(v, e.0[0]);
+    let mut ce = imul(q, d.0[0]) + imul(r, e.0[0]);
     // Choose md, me so that the low 62 bits of cd, ce become zero.
     md = md.wrapping_sub((mi.inv62.wrapping_mul(cd as u64).wrapping_add(md as u64) & M62) as i64);
     me = me.wrapping_sub((mi.inv62.wrapping_mul(ce as u64).wrapping_add(me as u64) & M62) as i64);
-    cd += m[0] as i128 * md as i128;
-    ce += m[0] as i128 * me as i128;
+    cd += imul(m[0], md);
+    ce += imul(m[0], me);
     debug_assert_eq!(cd as u64 & M62, 0);
     debug_assert_eq!(ce as u64 & M62, 0);
     cd >>= 62;
     ce >>= 62;
     for (i, &mi_limb) in m.iter().enumerate().skip(1) {
-        cd += u * d.0[i] as i128 + v * e.0[i] as i128 + mi_limb as i128 * md as i128;
-        ce += q * d.0[i] as i128 + r * e.0[i] as i128 + mi_limb as i128 * me as i128;
+        cd += imul(u, d.0[i]) + imul(v, e.0[i]) + imul(mi_limb, md);
+        ce += imul(q, d.0[i]) + imul(r, e.0[i]) + imul(mi_limb, me);
         d.0[i - 1] = (cd as u64 & M62) as i64;
         e.0[i - 1] = (ce as u64 & M62) as i64;
         cd >>= 62;
@@ -180,16 +182,16 @@ fn update_de(d: &mut Signed62, e: &mut Signed62, t: &Trans, mi: &ModInfo) {
 /// (f, g) ← t·[f; g] / 2⁶² on the low `len` limbs (the rest are sign extension).
 #[inline]
 fn update_fg(len: usize, f: &mut Signed62, g: &mut Signed62, t: &Trans) {
-    let (u, v, q, r) = (t.u as i128, t.v as i128, t.q as i128, t.r as i128);
-    let mut cf = u * f.0[0] as i128 + v * g.0[0] as i128;
-    let mut cg = q * f.0[0] as i128 + r * g.0[0] as i128;
+    let (u, v, q, r) = (t.u, t.v, t.q, t.r);
+    let mut cf = imul(u, f.0[0]) + imul(v, g.0[0]);
+    let mut cg = imul(q, f.0[0]) + imul(r, g.0[0]);
     debug_assert_eq!(cf as u64 & M62, 0);
     debug_assert_eq!(cg as u64 & M62, 0);
     cf >>= 62;
     cg >>= 62;
     for i in 1..len {
-        cf += u * f.0[i] as i128 + v * g.0[i] as i128;
-        cg += q * f.0[i] as i128 + r * g.0[i] as i128;
+        cf += imul(u, f.0[i]) + imul(v, g.0[i]);
+        cg += imul(q, f.0[i]) + imul(r, g.0[i]);
         f.0[i - 1] = (cf as u64 & M62) as i64;
         g.0[i - 1] = (cg as u64 & M62) as i64;
         cf >>= 62;

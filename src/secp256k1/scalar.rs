@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 use super::modinv::{self, ModInfo, Signed62};
+use super::wide;
 
 /// The group order n.
 pub const N: [u64; 4] = [
@@ -216,7 +217,7 @@ fn mul_wide(a: &[u64; 4], b: &[u64; 4]) -> [u64; 8] {
     for i in 0..4 {
         let mut carry = 0u128;
         for j in 0..4 {
-            let t = a[i] as u128 * b[j] as u128 + out[i + j] as u128 + carry;
+            let t = wide::mul(a[i], b[j]) + out[i + j] as u128 + carry;
             out[i + j] = t as u64;
             carry = t >> 64;
         }
@@ -259,7 +260,7 @@ fn mul_add(acc: &mut [u64; 7], a: &[u64], b: &[u64]) {
     for (i, &ai) in a.iter().enumerate() {
         let mut carry = 0u128;
         for (j, &bj) in b.iter().enumerate() {
-            let t = ai as u128 * bj as u128 + acc[i + j] as u128 + carry;
+            let t = wide::mul(ai, bj) + acc[i + j] as u128 + carry;
             acc[i + j] = t as u64;
             carry = t >> 64;
         }
