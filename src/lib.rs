@@ -13,7 +13,7 @@
 //! | **one signature**: a hash and r ‖ s ‖ v (v ∈ {0, 1, 27, 28}) | [`recover_address`] ([`recover_public_key`] for the key) | the 20-byte address |
 //! | one signature as r ‖ s and libsecp256k1's recovery id 0..=3 | [`ecrecover_public_key`] ([`ecrecover`]: revm's hook, the address in 32 bytes) | the 64-byte key X ‖ Y |
 //! | the input bytes of the EVM precompile at `0x01` | [`ecrecover_precompile`] | its output, or `None` for the empty output |
-//! | **a batch**: any number of (hash, r ‖ s ‖ v) | [`recover_addresses`] (exactly eight: [`recover_addresses_batch`]) | one `Result` per input, in order |
+//! | **a batch**: any number of (hash, r ‖ s ‖ v) | [`recover_addresses`] (exactly eight: [`recover_addresses_batch`]; on threads started for the call: [`recover_addresses_on_threads`]) | one `Result` per input, in order |
 //! | **a block** of alloy transactions (feature `alloy`) | [`adapters::alloy::recover_signers`], [`try_into_recovered`](adapters::alloy::try_into_recovered) | each sender, with alloy's errors |
 //! | a block of OP-stack transactions, `OpTxEnvelope` (feature `op`), or of a chain's own envelope type (implement [`BatchRecoverable`](adapters::alloy::BatchRecoverable)) | the same [`adapters::alloy::recover_signers`] | each sender (a deposit's stated one), with the host's errors |
 //! | **reth's sealed blocks**, one or many (feature `reth`) | [`adapters::reth::recover_block`], [`recover_blocks`](adapters::reth::recover_blocks) (all blocks' transactions in one batch) | reth's `RecoveredBlock`, or the block back in its error |
@@ -78,7 +78,9 @@ mod secp256k1;
 #[cfg(any(test, feature = "emu"))]
 mod test_support;
 
-pub use batch::{recover_addresses, recover_addresses_batch};
+pub use batch::{
+    MIN_THREAD_SHARE, recover_addresses, recover_addresses_batch, recover_addresses_on_threads,
+};
 pub use dispatch::{BackendDetails, backend, backend_details};
 pub use error::Error;
 pub use keccak::{Keccak256, keccak256, keccak256_batch};

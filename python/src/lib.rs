@@ -62,10 +62,6 @@ mod errors {
 /// One signed message: the 32-byte hash and the 65-byte signature r ‖ s ‖ v.
 type Signed = ([u8; 32], [u8; 65]);
 
-/// A thread of a multi-threaded batch call gets at least this many signatures: below it,
-/// starting the thread costs more than a share of the work saves.
-const MIN_THREAD_CHUNK: usize = 256;
-
 /// The Python exception for a recovery error: the subclass of its kind, with the crate's
 /// message (and, for `InvalidRecoveryId`, the attribute `v`).
 fn recovery_error(py: Python<'_>, err: asmcrypto::Error) -> PyErr {
@@ -267,44 +263,6 @@ impl<'py> Side<'py> {
     }
 }
 
-/// Recovers `inputs` on `threads` threads (the calling one and `threads - 1` started for
-/// this call), each taking a contiguous run of at least [`MIN_THREAD_CHUNK`] signatures.
-fn recover_on_threads(
-    inputs: &[Signed],
-    threads: usize,
-) -> Vec<Result<[u8; 20], asmcrypto::Error>> {
-    let threads = threads.min(inputs.len() / MIN_THREAD_CHUNK).max(1);
-    if threads == 1 {
-        return asmcrypto::recover_addresses(inputs);
-    }
-    // Whole groups of eight per thread: the 8-lane engine's unit.
-    let chunk = inputs.len().div_ceil(threads).next_multiple_of(8);
-    std::thread::scope(|scope| {
-        let mut chunks = inputs.chunks(chunk);
-        let first = chunks.next().unwrap_or_default();
-        let others: Vec<_> = chunks
-            .map(|part| {
-                let handle = std::thread::Builder::new()
-                    .name("asmcrypto".into())
-                    .spawn_scoped(scope, move || asmcrypto::recover_addresses(part));
-                (part, handle)
-            })
-            .collect();
-        let mut results = asmcrypto::recover_addresses(first);
-        for (part, handle) in others {
-            match handle {
-                Ok(handle) => match handle.join() {
-                    Ok(part_results) => results.extend(part_results),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                },
-                // No thread to be had: this part runs here.
-                Err(_) => results.extend(asmcrypto::recover_addresses(part)),
-            }
-        }
-        results
-    })
-}
-
 /// The 20-byte address that signed `msg_hash` (32 bytes) with `signature` (65 bytes:
 /// r ‖ s ‖ v, v ∈ {0, 1, 27, 28}). Raises a subclass of asmcrypto.Error for a signature
 /// that cannot be recovered, ValueError / TypeError for inputs of the wrong length / type.
@@ -392,9 +350,9 @@ fn _recover_addresses<'py>(
     threads: i64,
     writable: bool,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    // 0: one per CPU, as recover_addresses_on_threads reads it.
     let threads = match threads {
-        0 => std::thread::available_parallelism().map_or(1, usize::from),
-        1.. => usize::try_from(threads).unwrap_or(usize::MAX),
+        0.. => usize::try_from(threads).unwrap_or(usize::MAX),
         _ => {
             return Err(PyValueError::new_err(format!(
                 "threads: expected 0 (one per CPU) or a positive number, got {threads}"
@@ -414,7 +372,7 @@ fn _recover_addresses<'py>(
     sigs.copy_into::<65>(py, "signatures", &mut inputs, |signed| &mut signed.1)?;
     drop((hashes, sigs));
 
-    let results = py.detach(|| recover_on_threads(&inputs, threads));
+    let results = py.detach(|| asmcrypto::recover_addresses_on_threads(&inputs, threads));
 
     let fill_addresses = |out: &mut [u8]| {
         for (slot, result) in out.chunks_exact_mut(20).zip(&results) {

@@ -70,6 +70,70 @@ pub fn recover_addresses(inputs: &[([u8; 32], [u8; 65])]) -> Vec<Result<[u8; 20]
     recover_addresses_serial(inputs)
 }
 
+/// [`recover_addresses`] spread over `threads` threads of its own: the calling thread and
+/// `threads − 1` started for this call (scoped: all have finished when it returns), each
+/// taking one contiguous run of whole groups of eight and at least
+/// [`MIN_THREAD_SHARE`] signatures, so a short input stays on the calling thread. `0` means
+/// one thread per CPU. Results are in input order and equal
+/// [`recover_address`](crate::recover_address) on each input, as on one thread.
+///
+/// For callers that manage their own threads (a language binding, a program without
+/// rayon); with the `parallel` feature, [`recover_addresses`] itself spreads long inputs
+/// over rayon's pool instead. Where no thread can be started (`wasm32-unknown-unknown`, a
+/// process at its limit), that share runs on the calling thread.
+///
+/// ```
+/// # let (hash, sig) = ([0x11u8; 32], [0u8; 65]);
+/// let inputs = vec![(hash, sig); 1000];
+/// assert_eq!(
+///     asmcrypto::recover_addresses_on_threads(&inputs, 2),
+///     asmcrypto::recover_addresses(&inputs),
+/// );
+/// ```
+pub fn recover_addresses_on_threads(
+    inputs: &[([u8; 32], [u8; 65])],
+    threads: usize,
+) -> Vec<Result<[u8; 20], Error>> {
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        k => k,
+    };
+    let threads = threads.min(inputs.len() / MIN_THREAD_SHARE).max(1);
+    if threads == 1 {
+        return recover_addresses(inputs);
+    }
+    // Whole groups of eight per thread: the 8-lane engine's unit.
+    let chunk = inputs.len().div_ceil(threads).next_multiple_of(8);
+    std::thread::scope(|scope| {
+        let mut chunks = inputs.chunks(chunk);
+        let first = chunks.next().unwrap_or_default();
+        let others: Vec<_> = chunks
+            .map(|part| {
+                let handle = std::thread::Builder::new()
+                    .name("asmcrypto".into())
+                    .spawn_scoped(scope, move || recover_addresses(part));
+                (part, handle)
+            })
+            .collect();
+        let mut results = recover_addresses(first);
+        for (part, handle) in others {
+            match handle {
+                Ok(handle) => match handle.join() {
+                    Ok(part_results) => results.extend(part_results),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                },
+                // No thread to be had: this part runs here.
+                Err(_) => results.extend(recover_addresses(part)),
+            }
+        }
+        results
+    })
+}
+
+/// The fewest signatures [`recover_addresses_on_threads`] gives one thread: below it,
+/// starting a thread costs more than its share of the work saves.
+pub const MIN_THREAD_SHARE: usize = 256;
+
 /// With the `parallel` feature, how `n` inputs are split over the rayon thread pool: `None`
 /// to run them on the calling thread, otherwise the length of each task's chunk.
 ///
