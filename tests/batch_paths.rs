@@ -13,7 +13,8 @@
 //! - crafted lanes whose key is at infinity (the lockstep engines' additions meet acc = −Q
 //!   there and must complete them), and an invalid lane, at every position of a group;
 //! - the soak runner's hostile mix, against the strict model directly;
-//! - `k256` signatures, some corrupted (a property test).
+//! - `k256` signatures, some corrupted (a property test);
+//! - `recover_addresses_on_threads` on every split of the input.
 
 use asmcrypto::Error;
 use asmcrypto::internals::BatchPath;
@@ -204,6 +205,35 @@ fn every_batch_size_and_lane_position() {
         let expected = check(&g, &format!("crafted lane {pos}"));
         assert_eq!(expected[pos], Err(Error::PointAtInfinity));
         assert_eq!(expected[(pos + 3) % 8], Err(Error::InvalidRecoveryId(5)));
+    }
+}
+
+/// `recover_addresses_on_threads` at every thread count that splits the input differently
+/// (0 = one per CPU, more threads than shares), at the lengths where the split changes
+/// (below, at and above multiples of `MIN_THREAD_SHARE`): exactly the scalar core's results.
+#[test]
+fn on_threads_matches_the_scalar_core() {
+    let share = asmcrypto::MIN_THREAD_SHARE;
+    let v = inputs(23, 3 * share + 13);
+    for len in [
+        0,
+        1,
+        share - 1,
+        share,
+        share + 1,
+        2 * share - 1,
+        2 * share,
+        2 * share + 8,
+        v.len(),
+    ] {
+        let expected = scalar_core(&v[..len]);
+        for threads in [0, 1, 2, 3, 4, 64] {
+            assert_eq!(
+                asmcrypto::recover_addresses_on_threads(&v[..len], threads),
+                expected,
+                "{len} signatures on {threads} threads"
+            );
+        }
     }
 }
 
