@@ -1,0 +1,2 @@
+// CommonJS: the ES module itself (see index.cjs).
+module.exports = require('./viem.mjs');

@@ -1,0 +1,5 @@
+// viem's recovery functions on the WebAssembly module (browsers and other runtimes).
+import * as api from './index.mjs';
+import { makeViem } from '../lib/viem.mjs';
+
+export const { recoverAddress, recoverMessageAddress, recoverPublicKey } = makeViem(api);
