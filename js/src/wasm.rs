@@ -20,7 +20,7 @@
 
 use std::cell::RefCell;
 
-use crate::{BAD_ARGUMENT, OK, Signed, batch_inputs, write, write_batch};
+use crate::{BAD_ARGUMENT, OK, batch_inputs, write, write_batch};
 
 thread_local! {
     /// The I/O buffer (wasm32-unknown-unknown has one thread).
@@ -47,35 +47,34 @@ fn with_io<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> Option<R> {
     IO.with_borrow_mut(|io| io.get_mut(..len).map(f))
 }
 
-/// One signature's hash and signature from the start of the I/O buffer.
-fn signed(io: &[u8]) -> Signed {
-    let mut hash = [0u8; 32];
-    let mut sig = [0u8; 65];
-    hash.copy_from_slice(&io[..32]);
-    sig.copy_from_slice(&io[32..97]);
-    (hash, sig)
+/// A single-signature recovery of the crate, giving `N` bytes.
+type Recovery<const N: usize> = fn(&[u8; 32], &[u8; 65]) -> Result<[u8; N], asmcrypto::Error>;
+
+/// One recovery on the hash and signature at the start of the I/O buffer, its result
+/// written over them: the status.
+fn recover_one<const N: usize>(recover: Recovery<N>) -> u32 {
+    with_io(97, |io| {
+        let (mut hash, mut sig) = ([0u8; 32], [0u8; 65]);
+        hash.copy_from_slice(&io[..32]);
+        sig.copy_from_slice(&io[32..97]);
+        match io.first_chunk_mut::<N>() {
+            Some(out) => write(recover(&hash, &sig), out),
+            None => BAD_ARGUMENT,
+        }
+    })
+    .unwrap_or(BAD_ARGUMENT)
 }
 
 /// The signer's address (see the module's table).
 #[unsafe(no_mangle)]
 pub extern "C" fn recover_address() -> u32 {
-    with_io(97, |io| {
-        let (hash, sig) = signed(io);
-        let out = io.first_chunk_mut::<20>().expect("97 bytes");
-        write(asmcrypto::recover_address(&hash, &sig), out)
-    })
-    .unwrap_or(BAD_ARGUMENT)
+    recover_one(asmcrypto::recover_address)
 }
 
 /// The signer's public key X ‖ Y (see the module's table).
 #[unsafe(no_mangle)]
 pub extern "C" fn recover_public_key() -> u32 {
-    with_io(97, |io| {
-        let (hash, sig) = signed(io);
-        let out = io.first_chunk_mut::<64>().expect("97 bytes");
-        write(asmcrypto::recover_public_key(&hash, &sig), out)
-    })
-    .unwrap_or(BAD_ARGUMENT)
+    recover_one(asmcrypto::recover_public_key)
 }
 
 /// The ecrecover precompile on the first `len` bytes of the buffer; returns the output's
