@@ -16,7 +16,7 @@
 
 use super::Signed;
 use crate::error::Error;
-use crate::lanes::recover::{
+use crate::lanes::records::{
     AT_INFINITY, INVALID, Input8, NOT_ON_CURVE, OK, Output8, RETRY_SCALAR,
 };
 use crate::lanes::{GROUPS, LANES};

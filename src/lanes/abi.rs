@@ -13,6 +13,7 @@ use super::avx512::Avx512;
 use super::keccak::{keccak_f1600_x8_words, keccak256_64_x8_words};
 use super::lane_field::{LaneField, Linear};
 use super::point::{Aff8, Jac8};
+use super::records::{Input8, Output8};
 use super::recover::{Avx512FField, IfmaField};
 use super::scalar::Sc8;
 use super::{Backend, LANES};
@@ -264,6 +265,25 @@ pub unsafe extern "C" fn asmcrypto_avx512_scalar_mont_mul(
 
 // ----- The whole recovery core -----
 
+/// The `count` records behind `input` and `output` as slices.
+///
+/// # Safety
+/// `input` and `output` point to `count` valid `Input8` / `Output8` records that do not
+/// overlap, and nothing else uses them while the slices live.
+unsafe fn records<'a>(
+    input: *const Input8,
+    output: *mut Output8,
+    count: u64,
+) -> (&'a [Input8], &'a mut [Output8]) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        (
+            core::slice::from_raw_parts(input, count as usize),
+            core::slice::from_raw_parts_mut(output, count as usize),
+        )
+    }
+}
+
 /// The AVX-512 IFMA recovery core over caller buffers: processes `count` consecutive
 /// groups of eight (up to `GROUPS` at a time, their inversions shared, as the batch path
 /// does). A leaf function (no allocation, no I/O), so it also runs under the AVX-512
@@ -275,18 +295,12 @@ pub unsafe extern "C" fn asmcrypto_avx512_scalar_mont_mul(
 #[unsafe(no_mangle)]
 #[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
 pub unsafe extern "C" fn asmcrypto_avx512_recover8(
-    input: *const super::recover::Input8,
-    output: *mut super::recover::Output8,
+    input: *const Input8,
+    output: *mut Output8,
     count: u64,
 ) {
-    // SAFETY: the caller guarantees `count` valid, non-overlapping records behind each
-    // pointer.
-    let (inps, outs) = unsafe {
-        (
-            core::slice::from_raw_parts(input, count as usize),
-            core::slice::from_raw_parts_mut(output, count as usize),
-        )
-    };
+    // SAFETY: the caller's contract (valid, non-overlapping records).
+    let (inps, outs) = unsafe { records(input, output, count) };
     super::recover::lift_recover_avx512_body(inps, outs);
 }
 
@@ -297,18 +311,12 @@ pub unsafe extern "C" fn asmcrypto_avx512_recover8(
 #[unsafe(no_mangle)]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub unsafe extern "C" fn asmcrypto_avx512f_recover8(
-    input: *const super::recover::Input8,
-    output: *mut super::recover::Output8,
+    input: *const Input8,
+    output: *mut Output8,
     count: u64,
 ) {
-    // SAFETY: the caller guarantees `count` valid, non-overlapping records behind each
-    // pointer.
-    let (inps, outs) = unsafe {
-        (
-            core::slice::from_raw_parts(input, count as usize),
-            core::slice::from_raw_parts_mut(output, count as usize),
-        )
-    };
+    // SAFETY: the caller's contract (valid, non-overlapping records).
+    let (inps, outs) = unsafe { records(input, output, count) };
     super::recover::lift_recover_avx512f_body(inps, outs);
 }
 

@@ -244,6 +244,26 @@ unsafe fn gather_qq(base: *const u64, idx: __m512i) -> __m512i {
     out
 }
 
+/// One `vpgatherqq` per output `$o`, at `$base + $off` with the index in zmm15: each output
+/// is one limb row (LANES words) of a word-major table. Expands to the asm statement; the
+/// caller's unsafe block carries its contract.
+macro_rules! gather_rows {
+    ($base:expr, $idx:expr; $($o:ident @ $off:literal),+) => {
+        core::arch::asm!(
+            $(
+                "kxnorw {k}, {k}, {k}",
+                concat!("vpxorq {", stringify!($o), "}, {", stringify!($o), "}, {", stringify!($o), "}"),
+                concat!("vpgatherqq {", stringify!($o), "}{{{k}}}, [{base} + zmm15*8 + ", $off, "]"),
+            )+
+            base = in(reg) $base,
+            in("zmm15") $idx,
+            $($o = out(zmm_reg) $o,)+
+            k = out(kreg) _,
+            options(pure, readonly, nostack, preserves_flags),
+        )
+    };
+}
+
 /// Five `vpgatherqq` at `base`, `base + 8·LANES`, …, `base + 32·LANES` with one index: the
 /// five limbs of a lane's element in a word-major table.
 ///
@@ -256,32 +276,7 @@ unsafe fn gather_qq_x5(base: *const u64, idx: __m512i) -> [__m512i; 5] {
     let (o0, o1, o2, o3, o4): (__m512i, __m512i, __m512i, __m512i, __m512i);
     // SAFETY: the caller's contract; the asm reads only those forty words.
     unsafe {
-        core::arch::asm!(
-            "kxnorw {k}, {k}, {k}",
-            "vpxorq {o0}, {o0}, {o0}",
-            "vpgatherqq {o0}{{{k}}}, [{base} + zmm15*8]",
-            "kxnorw {k}, {k}, {k}",
-            "vpxorq {o1}, {o1}, {o1}",
-            "vpgatherqq {o1}{{{k}}}, [{base} + zmm15*8 + 64]",
-            "kxnorw {k}, {k}, {k}",
-            "vpxorq {o2}, {o2}, {o2}",
-            "vpgatherqq {o2}{{{k}}}, [{base} + zmm15*8 + 128]",
-            "kxnorw {k}, {k}, {k}",
-            "vpxorq {o3}, {o3}, {o3}",
-            "vpgatherqq {o3}{{{k}}}, [{base} + zmm15*8 + 192]",
-            "kxnorw {k}, {k}, {k}",
-            "vpxorq {o4}, {o4}, {o4}",
-            "vpgatherqq {o4}{{{k}}}, [{base} + zmm15*8 + 256]",
-            base = in(reg) base,
-            in("zmm15") idx,
-            o0 = out(zmm_reg) o0,
-            o1 = out(zmm_reg) o1,
-            o2 = out(zmm_reg) o2,
-            o3 = out(zmm_reg) o3,
-            o4 = out(zmm_reg) o4,
-            k = out(kreg) _,
-            options(pure, readonly, nostack, preserves_flags),
-        );
+        gather_rows!(base, idx; o0 @ 0, o1 @ 64, o2 @ 128, o3 @ 192, o4 @ 256);
     }
     [o0, o1, o2, o3, o4]
 }
@@ -297,28 +292,7 @@ unsafe fn gather_qq_x4(base: *const u64, idx: __m512i) -> [__m512i; 4] {
     let (o0, o1, o2, o3): (__m512i, __m512i, __m512i, __m512i);
     // SAFETY: the caller's contract; the asm reads only those thirty-two words.
     unsafe {
-        core::arch::asm!(
-            "kxnorw {k}, {k}, {k}",
-            "vpxorq {o0}, {o0}, {o0}",
-            "vpgatherqq {o0}{{{k}}}, [{base} + zmm15*8]",
-            "kxnorw {k}, {k}, {k}",
-            "vpxorq {o1}, {o1}, {o1}",
-            "vpgatherqq {o1}{{{k}}}, [{base} + zmm15*8 + 64]",
-            "kxnorw {k}, {k}, {k}",
-            "vpxorq {o2}, {o2}, {o2}",
-            "vpgatherqq {o2}{{{k}}}, [{base} + zmm15*8 + 128]",
-            "kxnorw {k}, {k}, {k}",
-            "vpxorq {o3}, {o3}, {o3}",
-            "vpgatherqq {o3}{{{k}}}, [{base} + zmm15*8 + 192]",
-            base = in(reg) base,
-            in("zmm15") idx,
-            o0 = out(zmm_reg) o0,
-            o1 = out(zmm_reg) o1,
-            o2 = out(zmm_reg) o2,
-            o3 = out(zmm_reg) o3,
-            k = out(kreg) _,
-            options(pure, readonly, nostack, preserves_flags),
-        );
+        gather_rows!(base, idx; o0 @ 0, o1 @ 64, o2 @ 128, o3 @ 192);
     }
     [o0, o1, o2, o3]
 }

@@ -24,13 +24,8 @@
 //! squaring forms): the subtraction's bias and subtrahend become the starting values of
 //! the product's low columns, where a plain product starts from zero.
 
-use super::lane_field::{LaneField, Operand};
-use super::recover::{Input8, load4};
-use super::scalar::{R2, Sc8};
-use super::{GROUPS, Ifma, LANES};
-use crate::secp256k1::field::FieldElement;
-use crate::secp256k1::group::G;
-use crate::secp256k1::scalar::Scalar;
+use super::lane_field::{LaneField, Operand, limb_ops};
+use super::{Backend, Ifma};
 
 pub(crate) const M52: u64 = (1 << 52) - 1;
 const M48: u64 = (1 << 48) - 1;
@@ -68,6 +63,32 @@ const fn sub_bias() -> [u64; 5] {
 #[inline(always)]
 fn bias<B: Ifma, const K: u32>(k: usize) -> B::V {
     B::splat(SUB_BIAS[k] << (4 + K))
+}
+
+/// Five 52-bit limbs (the last 48 bits) from four vectors of little-endian 64-bit words:
+/// the layout of the 5×52 field and of the IFMA lanes' scalars (`super::scalar::Sc8`).
+#[inline(always)]
+pub(crate) fn limbs52<B: Backend>(w: [B::V; 4]) -> [B::V; 5] {
+    let m = B::splat(M52);
+    [
+        B::and(w[0], m),
+        B::and(B::or(B::shr::<52>(w[0]), B::shl::<12>(w[1])), m),
+        B::and(B::or(B::shr::<40>(w[1]), B::shl::<24>(w[2])), m),
+        B::and(B::or(B::shr::<28>(w[2]), B::shl::<36>(w[3])), m),
+        B::shr::<16>(w[3]),
+    ]
+}
+
+/// Four vectors of little-endian 64-bit words from five limbs below 2⁵² (the inverse of
+/// [`limbs52`]).
+#[inline(always)]
+pub(crate) fn words52<B: Backend>(l: [B::V; 5]) -> [B::V; 4] {
+    [
+        B::or(l[0], B::shl::<52>(l[1])),
+        B::or(B::shr::<12>(l[1]), B::shl::<40>(l[2])),
+        B::or(B::shr::<24>(l[2]), B::shl::<28>(l[3])),
+        B::or(B::shr::<36>(l[3]), B::shl::<16>(l[4])),
+    ]
 }
 
 /// Eight reduced field elements, limb-major: `0[k]` holds limb k of every lane (limbs 0..3
@@ -270,70 +291,27 @@ impl<B: Ifma> Operand for Unreduced8<B> {
     }
 }
 
-/// Words of a lane table of 5×52 elements: `schedule::TABLE · schedule::COORDS`
-/// coordinates.
-const TABLE_WORDS: usize = super::schedule::TABLE * super::schedule::COORDS * 5 * LANES;
-
 impl<B: Ifma> LaneField for Fe8<B> {
     type B = B;
     type Wide = [B::V; 5];
     type Unreduced = Unreduced8<B>;
-    type Table = [u64; TABLE_WORDS];
     const LIMBS: usize = 5;
-    const DIGITS: [u8; 64 * 8] = super::schedule::packed(5);
 
     #[inline(always)]
-    fn new_table() -> Self::Table {
-        [0; TABLE_WORDS]
-    }
-
-    #[inline(always)]
-    fn table_put(&self, words: &mut [u64], at: usize) {
-        for k in 0..5 {
-            let at = at + k * LANES;
-            words[at..at + LANES].copy_from_slice(&B::store(self.0[k]));
-        }
-    }
-
-    #[inline(always)]
-    fn table_get(words: &[u64], idx: B::V) -> Self {
+    fn gather(words: &[u64], idx: B::V) -> Self {
         Fe8(B::gather_limbs(words, idx))
     }
 
     #[inline(always)]
-    fn splat(c: &FieldElement) -> Self {
-        let w = c.normalize().to_u64x4();
-        Self::from_words([
-            B::splat(w[0]),
-            B::splat(w[1]),
-            B::splat(w[2]),
-            B::splat(w[3]),
-        ])
-    }
-
-    #[inline(always)]
     fn from_words(w: [B::V; 4]) -> Self {
-        let m = B::splat(M52);
-        Fe8([
-            B::and(w[0], m),
-            B::and(B::or(B::shr::<52>(w[0]), B::shl::<12>(w[1])), m),
-            B::and(B::or(B::shr::<40>(w[1]), B::shl::<24>(w[2])), m),
-            B::and(B::or(B::shr::<28>(w[2]), B::shl::<36>(w[3])), m),
-            B::shr::<16>(w[3]),
-        ])
+        Fe8(limbs52::<B>(w))
     }
 
     /// Requires limbs below 2⁵² and a value below 2²⁵⁶ (e.g. the output of
     /// [`LaneField::normalize`]).
     #[inline(always)]
     fn to_words(self) -> [B::V; 4] {
-        let l = self.0;
-        [
-            B::or(l[0], B::shl::<52>(l[1])),
-            B::or(B::shr::<12>(l[1]), B::shl::<40>(l[2])),
-            B::or(B::shr::<24>(l[2]), B::shl::<28>(l[3])),
-            B::or(B::shr::<36>(l[3]), B::shl::<16>(l[4])),
-        ]
+        words52::<B>(self.0)
     }
 
     #[inline(always)]
@@ -428,133 +406,10 @@ impl<B: Ifma> LaneField for Fe8<B> {
         zero | is_p
     }
 
-    #[inline(always)]
-    fn is_odd(&self) -> u8 {
-        let n = self.normalize();
-        !B::eq(B::and(n.0[0], B::splat(1)), B::splat(0))
-    }
-
-    #[inline(always)]
-    fn select(mask: u8, a: &Self, b: &Self) -> Self {
-        let mut t = a.0;
-        for (tk, bk) in t.iter_mut().zip(b.0) {
-            *tk = B::select(mask, *tk, bk);
-        }
-        Fe8(t)
-    }
-
-    #[inline(always)]
-    fn swap_lanes<const K: usize>(&self) -> Self {
-        let mut t = self.0;
-        for tk in t.iter_mut() {
-            *tk = B::swap_lanes::<K>(*tk);
-        }
-        Fe8(t)
-    }
-
-    // The linear operations: every operand's limbs are below 2⁵⁶ and every subtraction
-    // adds the bias of [`bias`] for its factor, so no limb goes negative and every
-    // intermediate limb stays below 2⁶² (the bound [`reduce`] takes).
-
-    #[inline(always)]
-    fn lin_add(mut t: [B::V; 5], b: [B::V; 5]) -> Self {
-        for k in 0..5 {
-            t[k] = B::add(t[k], b[k]);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_neg(mut t: [B::V; 5]) -> Self {
-        for (k, tk) in t.iter_mut().enumerate() {
-            *tk = B::sub(bias::<B, 0>(k), *tk);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_shl<const N: u32>(mut t: [B::V; 5]) -> Self {
-        const { assert!(N <= 3) };
-        for tk in t.iter_mut() {
-            *tk = B::shl::<N>(*tk);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_triple(mut t: [B::V; 5]) -> Self {
-        for tk in t.iter_mut() {
-            *tk = B::add(B::shl::<1>(*tk), *tk);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_shl_sub<const K: u32>(mut t: [B::V; 5], b: [B::V; 5]) -> Self {
-        const { assert!(K <= 3) };
-        for k in 0..5 {
-            t[k] = B::sub(B::add(B::shl::<K>(t[k]), bias::<B, 0>(k)), b[k]);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_sub_shl<const K: u32>(mut t: [B::V; 5], b: [B::V; 5]) -> Self {
-        const { assert!(K <= 3) };
-        for k in 0..5 {
-            t[k] = B::sub(B::add(t[k], bias::<B, K>(k)), B::shl::<K>(b[k]));
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_neg_sub(mut t: [B::V; 5], b: [B::V; 5]) -> Self {
-        // a + b is below 2⁵⁷: the bias for a factor of 2 covers it.
-        for k in 0..5 {
-            t[k] = B::sub(B::sub(bias::<B, 1>(k), t[k]), b[k]);
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_sub_sub_dbl(mut t: [B::V; 5], b: [B::V; 5], c: [B::V; 5]) -> Self {
-        // b + 2c is below 3·2⁵⁶ < 2⁵⁸: the bias for a factor of 4 covers it.
-        for k in 0..5 {
-            t[k] = B::sub(
-                B::sub(B::add(t[k], bias::<B, 2>(k)), b[k]),
-                B::shl::<1>(c[k]),
-            );
-        }
-        Fe8(reduce::<B>(t))
-    }
-
-    /// On IFMA lanes: r⁻¹ in Montgomery form (R = 2²⁶⁰) by a product tree across each
-    /// group's lanes and one safegcd inversion for all groups (`Sc8::invert_groups_mont`),
-    /// then u₁ and u₂ as Montgomery products.
-    #[inline(always)]
-    fn recovery_scalars(inps: &[Input8], u1: &mut [[Scalar; LANES]], u2: &mut [[Scalar; LANES]]) {
-        let dummy_r = Sc8::<B>::splat(&Scalar::from_words(G.x.normalize().to_u64x4()));
-        let one = Sc8::<B>::splat(&Scalar::ONE);
-        let two = Sc8::<B>::splat(&Scalar::from_words([2, 0, 0, 0]));
-        let r2 = Sc8::splat(&R2);
-        let mut rinv = [one; GROUPS];
-        for (k, inp) in inps.iter().enumerate() {
-            let r = Sc8::select(
-                inp.valid as u8,
-                &Sc8::from_words(load4::<B>(&inp.r)),
-                &dummy_r,
-            );
-            rinv[k] = r.mont_mul(&r2);
-        }
-        Sc8::invert_groups_mont(&mut rinv[..inps.len()]);
-        for (k, inp) in inps.iter().enumerate() {
-            let valid = inp.valid as u8;
-            let s = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.s)), &two);
-            let m = Sc8::select(valid, &Sc8::from_words(load4::<B>(&inp.m)), &one);
-            u2[k] = s.mont_mul(&rinv[k]).to_lanes();
-            u1[k] = m.mont_mul(&rinv[k]).neg().to_lanes();
-        }
-    }
+    // The parity, selection and the linear operations: every operand's limbs are below
+    // 2⁵⁶ and every subtraction adds the bias of [`bias`] for its factor, so no limb goes
+    // negative and every intermediate limb stays below 2⁶² (the bound [`reduce`] takes).
+    limb_ops!(Fe8, 5);
 }
 
 /// The out-of-line copies of the products and reductions, for a backend that sets
@@ -587,9 +442,10 @@ mod outlined {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::lanes::Backend;
     use crate::lanes::lane_field::{Chains, Linear};
     use crate::lanes::portable::Portable;
+    use crate::lanes::{Backend, LANES};
+    use crate::secp256k1::field::FieldElement;
     use crate::test_support::rng::splitmix64 as rng;
     use num_bigint::BigUint;
 

@@ -26,13 +26,8 @@
 //! first, then one carry pass. A subtraction adds [`SUB_BIAS`] (64p, every limb in
 //! [2²⁹, 2³⁰)) shifted so that each of its limbs is at least the subtrahend's bound.
 
-use super::lane_field::{LaneField, Operand};
-use super::recover::Input8;
-use super::{GROUPS, LANES, Mul32};
-use crate::secp256k1::batch_inv::invert_chain_in;
-use crate::secp256k1::field::FieldElement;
-use crate::secp256k1::group::G;
-use crate::secp256k1::scalar::Scalar;
+use super::Mul32;
+use super::lane_field::{LaneField, Operand, limb_ops};
 
 /// Straight-line code for each index of a list: the limb loops must be fully unrolled so
 /// that every column lives in a register (LLVM kept a 9 × 9 product loop as a loop, with
@@ -176,10 +171,6 @@ fn carry<B: Mul32>(mut l: [B::V; 9]) -> [B::V; 9] {
     l
 }
 
-/// Words of a lane table of 9×29 elements: `schedule::TABLE · schedule::COORDS`
-/// coordinates.
-const TABLE_WORDS: usize = super::schedule::TABLE * super::schedule::COORDS * 9 * LANES;
-
 /// The 17 columns of a·b.
 #[inline(always)]
 fn mul_cols<B: Mul32>(a: &[B::V; 9], b: &[B::V; 9]) -> [B::V; 17] {
@@ -260,37 +251,11 @@ impl<B: Mul32> LaneField for Fe29<B> {
     type B = B;
     type Wide = [B::V; 9];
     type Unreduced = Fe29<B>;
-    type Table = [u64; TABLE_WORDS];
     const LIMBS: usize = 9;
-    const DIGITS: [u8; 64 * 8] = super::schedule::packed(9);
 
     #[inline(always)]
-    fn new_table() -> Self::Table {
-        [0; TABLE_WORDS]
-    }
-
-    #[inline(always)]
-    fn table_put(&self, words: &mut [u64], at: usize) {
-        for k in 0..9 {
-            let at = at + k * LANES;
-            words[at..at + LANES].copy_from_slice(&B::store(self.0[k]));
-        }
-    }
-
-    #[inline(always)]
-    fn table_get(words: &[u64], idx: B::V) -> Self {
+    fn gather(words: &[u64], idx: B::V) -> Self {
         Fe29(B::gather_limbs9(words, idx))
-    }
-
-    #[inline(always)]
-    fn splat(c: &FieldElement) -> Self {
-        let w = c.normalize().to_u64x4();
-        Self::from_words([
-            B::splat(w[0]),
-            B::splat(w[1]),
-            B::splat(w[2]),
-            B::splat(w[3]),
-        ])
     }
 
     #[inline(always)]
@@ -381,146 +346,20 @@ impl<B: Mul32> LaneField for Fe29<B> {
         B::eq(any, B::splat(0))
     }
 
-    #[inline(always)]
-    fn is_odd(&self) -> u8 {
-        let n = self.normalize();
-        !B::eq(B::and(n.0[0], B::splat(1)), B::splat(0))
-    }
-
-    #[inline(always)]
-    fn select(mask: u8, a: &Self, b: &Self) -> Self {
-        let mut t = a.0;
-        for (tk, bk) in t.iter_mut().zip(b.0) {
-            *tk = B::select(mask, *tk, bk);
-        }
-        Fe29(t)
-    }
-
-    #[inline(always)]
-    fn swap_lanes<const K: usize>(&self) -> Self {
-        let mut t = self.0;
-        for tk in t.iter_mut() {
-            *tk = B::swap_lanes::<K>(*tk);
-        }
-        Fe29(t)
-    }
-
-    // The linear operations: operands below 2³⁰ per limb, biases at least the subtrahend's
-    // bound, every intermediate limb below 2³⁵ (what [`reduce`] takes).
-
-    #[inline(always)]
-    fn lin_add(mut t: [B::V; 9], b: [B::V; 9]) -> Self {
-        for k in 0..9 {
-            t[k] = B::add(t[k], b[k]);
-        }
-        Fe29(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_neg(mut t: [B::V; 9]) -> Self {
-        for (k, tk) in t.iter_mut().enumerate() {
-            *tk = B::sub(bias::<B, 0>(k), *tk);
-        }
-        Fe29(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_shl<const N: u32>(mut t: [B::V; 9]) -> Self {
-        const { assert!(N <= 3) };
-        for tk in t.iter_mut() {
-            *tk = B::shl::<N>(*tk);
-        }
-        Fe29(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_triple(mut t: [B::V; 9]) -> Self {
-        for tk in t.iter_mut() {
-            *tk = B::add(B::shl::<1>(*tk), *tk);
-        }
-        Fe29(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_shl_sub<const K: u32>(mut t: [B::V; 9], b: [B::V; 9]) -> Self {
-        const { assert!(K <= 3) };
-        for k in 0..9 {
-            t[k] = B::sub(B::add(B::shl::<K>(t[k]), bias::<B, 0>(k)), b[k]);
-        }
-        Fe29(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_sub_shl<const K: u32>(mut t: [B::V; 9], b: [B::V; 9]) -> Self {
-        const { assert!(K <= 3) };
-        for k in 0..9 {
-            t[k] = B::sub(B::add(t[k], bias::<B, K>(k)), B::shl::<K>(b[k]));
-        }
-        Fe29(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_neg_sub(mut t: [B::V; 9], b: [B::V; 9]) -> Self {
-        // a + b is below 2³¹: the bias for a factor of 2 covers it.
-        for k in 0..9 {
-            t[k] = B::sub(B::sub(bias::<B, 1>(k), t[k]), b[k]);
-        }
-        Fe29(reduce::<B>(t))
-    }
-
-    #[inline(always)]
-    fn lin_sub_sub_dbl(mut t: [B::V; 9], b: [B::V; 9], c: [B::V; 9]) -> Self {
-        // b + 2c is below 3·2³⁰ < 2³²: the bias for a factor of 4 covers it.
-        for k in 0..9 {
-            t[k] = B::sub(
-                B::sub(B::add(t[k], bias::<B, 2>(k)), b[k]),
-                B::shl::<1>(c[k]),
-            );
-        }
-        Fe29(reduce::<B>(t))
-    }
-
-    /// On the scalar core, lane by lane: every r⁻¹ of the groups by one shared inversion
-    /// (Montgomery's trick: about three products per lane and one safegcd inversion), then
-    /// u₁ and u₂: two scalar products per lane (not timed on their own; the whole group is,
-    /// in `doc/benchmarks.md`, issue 25).
-    #[inline(always)]
-    fn recovery_scalars(inps: &[Input8], u1: &mut [[Scalar; LANES]], u2: &mut [[Scalar; LANES]]) {
-        let dummy_r = Scalar::from_words(G.x.normalize().to_u64x4());
-        let word = |v: &[[u64; LANES]; 4], i: usize| [v[0][i], v[1][i], v[2][i], v[3][i]];
-        let valid = |k: usize, i: usize| inps[k].valid >> i & 1 == 1;
-        let n = inps.len() * LANES;
-        let mut rinv = [dummy_r; GROUPS * LANES];
-        for (k, inp) in inps.iter().enumerate() {
-            for i in (0..LANES).filter(|&i| valid(k, i)) {
-                rinv[k * LANES + i] = Scalar::from_words(word(&inp.r, i));
-            }
-        }
-        let mut scratch = [Scalar::ONE; GROUPS * LANES];
-        invert_chain_in(&mut rinv[..n], &mut scratch);
-        for (k, inp) in inps.iter().enumerate() {
-            for i in 0..LANES {
-                let (s, m) = if valid(k, i) {
-                    (
-                        Scalar::from_words(word(&inp.s, i)),
-                        Scalar::from_words(word(&inp.m, i)),
-                    )
-                } else {
-                    (Scalar::from_words([2, 0, 0, 0]), Scalar::ONE)
-                };
-                u2[k][i] = s.mul(&rinv[k * LANES + i]);
-                u1[k][i] = m.mul(&rinv[k * LANES + i]).negate();
-            }
-        }
-    }
+    // The parity, selection and the linear operations: operands below 2³⁰ per limb,
+    // biases at least the subtrahend's bound, every intermediate limb below 2³⁵ (what
+    // [`reduce`] takes).
+    limb_ops!(Fe29, 9);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lanes::LANES;
     use crate::lanes::field::tests::edge_elements;
     use crate::lanes::lane_field::{Chains, Linear};
     use crate::lanes::portable::Portable;
+    use crate::secp256k1::field::FieldElement;
     use crate::test_support::rng::splitmix64 as rng;
     use num_bigint::BigUint;
 

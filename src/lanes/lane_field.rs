@@ -10,37 +10,155 @@
 //! they finish it in their own reduction (a field without such a form names `Self`). The
 //! linear combinations ([`Linear`]) accept either form and end with one reduction each.
 
-use super::recover::Input8;
 use super::{Backend, GROUPS, LANES};
 use crate::secp256k1::field::FieldElement;
-use crate::secp256k1::scalar::Scalar;
+
+/// The members of [`LaneField`] that are the same loop over the limbs in every field, for
+/// a field `$field` of `$n` limbs whose element is `$field(limbs)`: selection, lane swaps,
+/// the parity and the linear operations. The field's module provides two functions of its
+/// own representation that these call: `bias::<B, K>(k)`, limb `k` of the multiple of p
+/// added before subtracting `2^K` times an operand, and `reduce::<B>(limbs)`, one carry
+/// pass over sums of limbs. A macro, not provided methods: the fields' own arrays (not
+/// slices of them) keep every limb in a register inside the AVX-512 entry points (provided
+/// methods over `AsRef` slices measured 0.6 % more emulated instructions per signature).
+macro_rules! limb_ops {
+    ($field:ident, $n:literal) => {
+        #[inline(always)]
+        fn is_odd(&self) -> u8 {
+            let n = self.normalize();
+            !B::eq(B::and(n.0[0], B::splat(1)), B::splat(0))
+        }
+
+        #[inline(always)]
+        fn bias<const K: u32>(k: usize) -> B::V {
+            bias::<B, K>(k)
+        }
+
+        #[inline(always)]
+        fn from_sums(t: [B::V; $n]) -> Self {
+            $field(reduce::<B>(t))
+        }
+
+        #[inline(always)]
+        fn select(mask: u8, a: &Self, b: &Self) -> Self {
+            let mut t = a.0;
+            for (tk, bk) in t.iter_mut().zip(b.0) {
+                *tk = B::select(mask, *tk, bk);
+            }
+            $field(t)
+        }
+
+        #[inline(always)]
+        fn swap_lanes<const K: usize>(&self) -> Self {
+            let mut t = self.0;
+            for tk in t.iter_mut() {
+                *tk = B::swap_lanes::<K>(*tk);
+            }
+            $field(t)
+        }
+
+        #[inline(always)]
+        fn lin_add(mut t: [B::V; $n], b: [B::V; $n]) -> Self {
+            for k in 0..$n {
+                t[k] = B::add(t[k], b[k]);
+            }
+            Self::from_sums(t)
+        }
+
+        #[inline(always)]
+        fn lin_neg(mut t: [B::V; $n]) -> Self {
+            for (k, tk) in t.iter_mut().enumerate() {
+                *tk = B::sub(Self::bias::<0>(k), *tk);
+            }
+            Self::from_sums(t)
+        }
+
+        #[inline(always)]
+        fn lin_shl<const N: u32>(mut t: [B::V; $n]) -> Self {
+            const { assert!(N <= 3) };
+            for tk in t.iter_mut() {
+                *tk = B::shl::<N>(*tk);
+            }
+            Self::from_sums(t)
+        }
+
+        #[inline(always)]
+        fn lin_triple(mut t: [B::V; $n]) -> Self {
+            for tk in t.iter_mut() {
+                *tk = B::add(B::shl::<1>(*tk), *tk);
+            }
+            Self::from_sums(t)
+        }
+
+        #[inline(always)]
+        fn lin_shl_sub<const K: u32>(mut t: [B::V; $n], b: [B::V; $n]) -> Self {
+            const { assert!(K <= 3) };
+            for k in 0..$n {
+                t[k] = B::sub(B::add(B::shl::<K>(t[k]), Self::bias::<0>(k)), b[k]);
+            }
+            Self::from_sums(t)
+        }
+
+        #[inline(always)]
+        fn lin_sub_shl<const K: u32>(mut t: [B::V; $n], b: [B::V; $n]) -> Self {
+            const { assert!(K <= 3) };
+            for k in 0..$n {
+                t[k] = B::sub(B::add(t[k], Self::bias::<K>(k)), B::shl::<K>(b[k]));
+            }
+            Self::from_sums(t)
+        }
+
+        #[inline(always)]
+        fn lin_neg_sub(mut t: [B::V; $n], b: [B::V; $n]) -> Self {
+            for k in 0..$n {
+                t[k] = B::sub(B::sub(Self::bias::<1>(k), t[k]), b[k]);
+            }
+            Self::from_sums(t)
+        }
+
+        #[inline(always)]
+        fn lin_sub_sub_dbl(mut t: [B::V; $n], b: [B::V; $n], c: [B::V; $n]) -> Self {
+            for k in 0..$n {
+                t[k] = B::sub(
+                    B::sub(B::add(t[k], Self::bias::<2>(k)), b[k]),
+                    B::shl::<1>(c[k]),
+                );
+            }
+            Self::from_sums(t)
+        }
+    };
+}
+pub(crate) use limb_ops;
 
 /// Eight lanes of GF(p) in a backend's own representation.
+///
+/// A field implements the arithmetic its multiplier wants (the products, the reduction of
+/// a linear combination's limb sums, the bias that keeps a subtraction's limbs positive,
+/// normalisation, comparisons) and the one gather of its limbs; everything written the
+/// same for every limb count is written here once: the linear operations, selection and
+/// lane swaps by [`limb_ops!`], storing the limbs, the lane products and the shared
+/// inversion as provided methods. A field knows nothing of points, scalars, tables or
+/// recovery.
 pub(crate) trait LaneField: Operand<F = Self> + Copy {
     /// The vector backend.
     type B: Backend;
-    /// The limbs as the linear operations take them (a reduced or unreduced element's).
-    type Wide: Copy;
+    /// The limbs, limb-major (limb k of every lane in vector k): a reduced or unreduced
+    /// element's, or the sums of a linear operation before their reduction.
+    type Wide: Copy + AsRef<[<Self::B as Backend>::V]>;
     /// A product before its last carry pass.
     type Unreduced: Operand<F = Self>;
-    /// Storage for a lane table of `schedule::TABLE · schedule::COORDS` coordinates (each limb of each
-    /// coordinate a row of [`LANES`] words).
-    type Table: AsRef<[u64]> + AsMut<[u64]>;
-    /// Limbs per element: a coordinate's rows in a lane table.
+    /// Limbs per element.
     const LIMBS: usize;
-    /// The joint digits packed with their offsets in this field's lane table
-    /// (`schedule::packed(LIMBS)`).
-    const DIGITS: [u8; 64 * 8];
 
-    /// A zeroed lane table.
-    fn new_table() -> Self::Table;
-    /// Writes the limbs at `at`, `at + LANES`, … of a lane table.
-    fn table_put(&self, words: &mut [u64], at: usize);
-    /// Lane i from the element whose first limb is at word `idx[i]` of a lane table.
-    fn table_get(words: &[u64], idx: <Self::B as Backend>::V) -> Self;
+    /// Lane i from the element whose limb 0 is at word `idx[i]` of `words` and whose limb k
+    /// is [`LANES`]·k words further (the rows [`LaneField::put`] writes).
+    fn gather(words: &[u64], idx: <Self::B as Backend>::V) -> Self;
 
     /// The same constant in every lane.
-    fn splat(c: &FieldElement) -> Self;
+    #[inline(always)]
+    fn splat(c: &FieldElement) -> Self {
+        Self::from_words(Self::B::splat4(c.normalize().to_u64x4()))
+    }
     /// From four vectors of little-endian 64-bit words (value below 2²⁵⁶ in each lane).
     fn from_words(w: [<Self::B as Backend>::V; 4]) -> Self;
     /// To four vectors of little-endian 64-bit words; requires a canonical value (the
@@ -80,10 +198,32 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
     fn is_zero(&self) -> u8;
     /// Lanes whose canonical value is odd.
     fn is_odd(&self) -> u8;
+
+    /// Limb k of the multiple of p that a subtraction of 2^K times an operand adds first,
+    /// so that no limb goes negative (each limb at least the operand's bound times 2^K).
+    fn bias<const K: u32>(k: usize) -> <Self::B as Backend>::V;
+    /// The limb sums of a linear operation (within the bound the field documents) reduced
+    /// to an element.
+    fn from_sums(t: Self::Wide) -> Self;
+
+    /// Writes the limbs as rows of [`LANES`] words at `at`, `at + LANES`, … of `words`.
+    #[inline(always)]
+    fn put(&self, words: &mut [u64], at: usize) {
+        for (k, limb) in self.wide().as_ref().iter().enumerate() {
+            let at = at + k * LANES;
+            words[at..at + LANES].copy_from_slice(&Self::B::store(*limb));
+        }
+    }
+
     /// Lane i from `a` where bit i of `mask` is set, else from `b`.
     fn select(mask: u8, a: &Self, b: &Self) -> Self;
     /// Lane i from lane `i ^ K` (K = 1, 2 or 4).
     fn swap_lanes<const K: usize>(&self) -> Self;
+
+    // The linear operations, each one pass over the limbs and one reduction
+    // ([`LaneField::from_sums`]): every subtraction adds the bias for its factor
+    // ([`LaneField::bias`]), so no limb goes negative. Written once, for every limb count,
+    // by [`limb_ops!`].
 
     /// `a + b`.
     fn lin_add(a: Self::Wide, b: Self::Wide) -> Self;
@@ -97,17 +237,12 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
     fn lin_triple(a: Self::Wide) -> Self;
     /// `2^K·a − b` (K ≤ 3).
     fn lin_shl_sub<const K: u32>(a: Self::Wide, b: Self::Wide) -> Self;
-    /// `−a − b`.
+    /// `−a − b`: a + b is below twice an operand's bound, which the bias for a factor of 2
+    /// covers.
     fn lin_neg_sub(a: Self::Wide, b: Self::Wide) -> Self;
-    /// `a − b − 2·c`.
+    /// `a − b − 2·c`: b + 2c is below three times an operand's bound, which the bias for a
+    /// factor of 4 covers.
     fn lin_sub_sub_dbl(a: Self::Wide, b: Self::Wide, c: Self::Wide) -> Self;
-
-    /// u₁ = −m·r⁻¹ and u₂ = s·r⁻¹ mod n for every lane of the groups `inps` (at most
-    /// [`GROUPS`]) into `u1[k]`, `u2[k]` (r = the dummy's Gx, s = 2, m = 1 in the lanes a
-    /// group's `valid` leaves clear), with one inversion for all their r. The scalars go
-    /// with the field because they use the same multiplier: IFMA lanes in Montgomery form,
-    /// or the scalar core.
-    fn recovery_scalars(inps: &[Input8], u1: &mut [[Scalar; LANES]], u2: &mut [[Scalar; LANES]]);
 
     /// Lanes where `self ≡ other`.
     #[inline(always)]

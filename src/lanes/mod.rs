@@ -22,9 +22,12 @@ pub(crate) mod keccak;
 pub(crate) mod lane_field;
 pub(crate) mod point;
 pub(crate) mod portable;
+pub(crate) mod records;
 pub(crate) mod recover;
+pub(crate) mod recovery_field;
 pub(crate) mod scalar;
 pub(crate) mod schedule;
+pub(crate) mod table;
 
 #[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
 pub(crate) mod abi;
@@ -58,6 +61,16 @@ pub(crate) trait Backend: Copy {
 
     /// All lanes `x`.
     fn splat(x: u64) -> Self::V;
+    /// Four vectors, each with one of the words `w` in all its lanes.
+    #[inline(always)]
+    fn splat4(w: [u64; 4]) -> [Self::V; 4] {
+        [
+            Self::splat(w[0]),
+            Self::splat(w[1]),
+            Self::splat(w[2]),
+            Self::splat(w[3]),
+        ]
+    }
     /// Lane i from `a[i]`.
     fn load(a: &[u64; LANES]) -> Self::V;
     /// The lanes as an array.

@@ -38,106 +38,19 @@
 use super::keccak::keccak256_64_x8;
 use super::lane_field::{Chains, LaneField, Linear};
 use super::point::{Aff8, Jac8};
+use super::records::{AT_INFINITY, INVALID, Input8, OK, Output8, RETRY_SCALAR, load4};
+use super::recovery_field::RecoveryField;
+use super::schedule::Schedule;
+use super::table::{LaneTable, TABLE};
 use super::{Backend, GROUPS, LANES};
+use crate::secp256k1::eisenstein::{COLUMNS, W as W_R};
 use crate::secp256k1::field::FieldElement;
 use crate::secp256k1::group::G;
+use crate::secp256k1::recode::{G_DIGITS, TOP_BIT, W_G};
 use crate::secp256k1::scalar::Scalar;
 use crate::secp256k1::tables;
 
-/// Status of a lane: key and hash are valid.
-pub(crate) const OK: u64 = 0;
-/// Status of a lane: x³ + 7 has no square root (r is not an x-coordinate). Only
-/// [`lift_recover`] reports it; [`lift`] returns the mask.
-pub(crate) const NOT_ON_CURVE: u64 = 1;
-/// Status of a lane: its schedule could not be built (a GLV half or the joint recoding's
-/// remainder out of its bound, which the bounds in `secp256k1::glv` and
-/// `secp256k1::eisenstein` exclude: never seen, for any input), or one of the additions
-/// that build its table of R's multiples met two points with the same x (two small
-/// combinations a + bλ ≡ 0 mod n: impossible for the entries' small a, b, handled all the
-/// same); the caller recomputes it on the scalar path.
-pub(crate) const RETRY_SCALAR: u64 = 2;
-/// Status of a lane: the input was marked invalid; its output is meaningless.
-pub(crate) const INVALID: u64 = 3;
-/// Status of a lane: u₁·G + u₂·R is the point at infinity (no key).
-pub(crate) const AT_INFINITY: u64 = 4;
-
-use super::schedule::{LaneTable, Schedule, TABLE};
-use crate::secp256k1::eisenstein::{COLUMNS, W as W_R};
-use crate::secp256k1::recode::{G_DIGITS, TOP_BIT, W_G};
-
 const _: () = assert!((COLUMNS - 1) * W_R as usize == TOP_BIT);
-
-/// Inputs of one batch, word-major (`x[k][i]` is 64-bit word k of lane i).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Input8 {
-    /// R's x-coordinate (r, or r + n), below p.
-    pub x: [[u64; LANES]; 4],
-    /// 1 where R's y must be odd.
-    pub odd: [u64; LANES],
-    /// R's y-coordinate, canonical: written by [`lift`], read by [`recover_groups`].
-    pub y: [[u64; LANES]; 4],
-    /// r, in [1, n).
-    pub r: [[u64; LANES]; 4],
-    /// s, in [1, n).
-    pub s: [[u64; LANES]; 4],
-    /// The message hash reduced mod n.
-    pub m: [[u64; LANES]; 4],
-    /// Bit i set where lane i holds a real input.
-    pub valid: u64,
-}
-
-/// Outputs of one batch, word-major.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Output8 {
-    /// X (words 0..3) and Y (words 4..7) of each key, canonical little-endian words.
-    pub key: [[u64; LANES]; 8],
-    /// keccak256(X ‖ Y) as four little-endian words.
-    pub hash: [[u64; LANES]; 4],
-    /// One of [`OK`], [`NOT_ON_CURVE`], [`RETRY_SCALAR`], [`INVALID`], [`AT_INFINITY`] per
-    /// lane.
-    pub status: [u64; LANES],
-}
-
-#[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
-impl Input8 {
-    /// The record as little-endian bytes in `repr(C)` order (for the emulator, which takes
-    /// buffers as bytes).
-    pub fn encode(&self) -> Vec<u8> {
-        let mut w: Vec<u64> = Vec::with_capacity(169);
-        w.extend(self.x.iter().flatten());
-        w.extend(&self.odd);
-        w.extend(self.y.iter().flatten());
-        for v in [&self.r, &self.s, &self.m] {
-            w.extend(v.iter().flatten());
-        }
-        w.push(self.valid);
-        w.iter().flat_map(|x| x.to_le_bytes()).collect()
-    }
-}
-
-#[cfg(all(target_arch = "x86_64", any(test, feature = "emu")))]
-impl Output8 {
-    /// Size of the record in bytes.
-    pub const BYTES: usize = (8 + 4 + 1) * LANES * 8;
-
-    /// The record from little-endian bytes in `repr(C)` order.
-    pub fn from_bytes(b: &[u8]) -> Self {
-        let mut words = b.chunks_exact(8).map(|c| {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(c);
-            u64::from_le_bytes(a)
-        });
-        let mut next = || words.next().unwrap_or(0);
-        let mut o = Output8::default();
-        for row in o.key.iter_mut().chain(o.hash.iter_mut()) {
-            row.iter_mut().for_each(|x| *x = next());
-        }
-        o.status.iter_mut().for_each(|x| *x = next());
-        o
-    }
-}
 
 /// `acc + q` by the lockstep formula: `q` affine in acc's frame, or (with `zinv`) a true
 /// affine point added on the isomorphic curve scaled by `zinv`. Also the mask of lanes
@@ -248,9 +161,9 @@ const STEPS: [Step; STEP_COUNT] = {
 
 /// What the Strauss loop reads: the schedule, the joint table, the G tables and the
 /// isomorphic frame's scale.
-struct Strauss<'a, F: LaneField> {
+struct Strauss<'a, F: RecoveryField> {
     sched: &'a Schedule,
-    tab: &'a LaneTable<F>,
+    tab: &'a LaneTable<F, F::TableWords>,
     gtab: [&'static tables::OddMultiples; 2],
     zt: F,
     /// −zt: a static G entry added with the frame's scale negated is added negated (its
@@ -259,7 +172,7 @@ struct Strauss<'a, F: LaneField> {
     neg_zt: F,
 }
 
-impl<F: LaneField> Strauss<'_, F> {
+impl<F: RecoveryField> Strauss<'_, F> {
     /// The frame's scale for a G entry: negated in the lanes of `neg`.
     #[inline(always)]
     fn scale(&self, neg: u8) -> F {
@@ -267,7 +180,7 @@ impl<F: LaneField> Strauss<'_, F> {
     }
 }
 
-impl<F: LaneField> Strauss<'_, F> {
+impl<F: RecoveryField> Strauss<'_, F> {
     /// Runs [`STEPS`] from `from` on `acc`. With `COMPLETE`, every addition is complete
     /// ([`add_complete`], `inf` tracking the lanes at infinity) and the run reaches the
     /// end; without, the run stops before the first addition where a lane would need the
@@ -290,7 +203,11 @@ impl<F: LaneField> Strauss<'_, F> {
                     if live == 0 {
                         continue;
                     }
-                    (self.tab.digit(self.sched, col), None, live)
+                    (
+                        self.tab.digit(&self.sched.r_x[col], &self.sched.r_y[col]),
+                        None,
+                        live,
+                    )
                 }
                 Step::G(h, col) => {
                     let (idx, neg) = (&self.sched.g_idx[h][col], self.sched.g_neg[h][col]);
@@ -337,17 +254,6 @@ fn splat_point<F: LaneField>(x: &FieldElement, y: &FieldElement) -> Aff8<F> {
         x: F::splat(x),
         y: F::splat(y),
     }
-}
-
-/// Four vectors from four rows of words.
-#[inline(always)]
-pub(crate) fn load4<B: Backend>(w: &[[u64; LANES]; 4]) -> [B::V; 4] {
-    [
-        B::load(&w[0]),
-        B::load(&w[1]),
-        B::load(&w[2]),
-        B::load(&w[3]),
-    ]
 }
 
 /// Lifts the valid lanes' x to R in each of `K` groups (their square roots as `K` chains
@@ -483,11 +389,11 @@ impl<F: LaneField> Copy for Accumulated<F> {}
 /// every group by one inversion (step 2), and the keys' Z by one more (step 6). Longer
 /// inputs go [`GROUPS`] at a time.
 #[inline(always)]
-pub(crate) fn recover_groups<F: LaneField>(inps: &[Input8], outs: &mut [Output8]) {
+pub(crate) fn recover_groups<F: RecoveryField>(inps: &[Input8], outs: &mut [Output8]) {
     for (inps, outs) in inps.chunks(GROUPS).zip(outs.chunks_mut(GROUPS)) {
         let n = inps.len();
-        // 2. r⁻¹ for all lanes of all groups, then u₁ and u₂ (the field's way:
-        //    `LaneField::recovery_scalars`).
+        // 2. r⁻¹ for all lanes of all groups, then u₁ and u₂ (the field backend's way:
+        //    `RecoveryField::recovery_scalars`).
         let mut u1 = [[Scalar::ZERO; LANES]; GROUPS];
         let mut u2 = [[Scalar::ZERO; LANES]; GROUPS];
         F::recovery_scalars(inps, &mut u1[..n], &mut u2[..n]);
@@ -518,7 +424,7 @@ pub(crate) fn recover_groups<F: LaneField>(inps: &[Input8], outs: &mut [Output8]
 
 /// Steps 1 and 3 to 5 of one group, from its u₁ and u₂: the Strauss loop's accumulator.
 #[inline(always)]
-fn strauss_group<F: LaneField>(
+fn strauss_group<F: RecoveryField>(
     inp: &Input8,
     u1: &[Scalar; LANES],
     u2: &[Scalar; LANES],
@@ -543,7 +449,7 @@ fn strauss_group<F: LaneField>(
 
     // 4. The table of the joint digits.
     let (table, zt) = joint_table(&big_r, &mut retry);
-    let tab = LaneTable::<F>::new(&table);
+    let tab = LaneTable::new(F::table_words(), &table);
     let gtab = [tables::pre_g(), tables::pre_g128()];
 
     // 5. Strauss from bit 126 down (see [`STEPS`]), first without the complete additions'
@@ -623,10 +529,11 @@ fn finish_group<F: LaneField>(a: &Accumulated<F>, zinv: &F, valid: u8, out: &mut
 
 /// Both passes, for the tests and the emulator: [`lift`] of each group, then
 /// [`recover_groups`] on the lanes it kept, [`GROUPS`] groups at a time; the lanes it
-/// dropped are reported as [`NOT_ON_CURVE`].
+/// dropped are reported as `NOT_ON_CURVE`.
 #[cfg(any(test, feature = "emu"))]
 #[inline(always)]
-pub(crate) fn lift_recover<F: LaneField>(inps: &[Input8], outs: &mut [Output8]) {
+pub(crate) fn lift_recover<F: RecoveryField>(inps: &[Input8], outs: &mut [Output8]) {
+    use super::records::NOT_ON_CURVE;
     for (inps, outs) in inps.chunks(GROUPS).zip(outs.chunks_mut(GROUPS)) {
         let mut lifted = [Input8::default(); GROUPS];
         let mut dropped = [0u8; GROUPS];

@@ -6,7 +6,7 @@
 //! that is provided; the GLV split and the window recoding are per-lane bookkeeping done
 //! by the scalar core.
 
-use super::field::M52;
+use super::field::{M52, limbs52, words52};
 use super::{Backend, GROUPS, Ifma, LANES};
 use crate::secp256k1::batch_inv::invert_chain_in;
 use crate::secp256k1::scalar::Scalar;
@@ -98,38 +98,19 @@ impl<B: Ifma> Sc8<B> {
     /// The same scalar in every lane.
     #[inline(always)]
     pub fn splat(s: &Scalar) -> Self {
-        let w = s.0;
-        Self::from_words([
-            B::splat(w[0]),
-            B::splat(w[1]),
-            B::splat(w[2]),
-            B::splat(w[3]),
-        ])
+        Self::from_words(B::splat4(s.0))
     }
 
     /// From four vectors of little-endian words (each lane's value below n).
     #[inline(always)]
     pub fn from_words(w: [B::V; 4]) -> Self {
-        let m = B::splat(M52);
-        Sc8([
-            B::and(w[0], m),
-            B::and(B::or(B::shr::<52>(w[0]), B::shl::<12>(w[1])), m),
-            B::and(B::or(B::shr::<40>(w[1]), B::shl::<24>(w[2])), m),
-            B::and(B::or(B::shr::<28>(w[2]), B::shl::<36>(w[3])), m),
-            B::shr::<16>(w[3]),
-        ])
+        Sc8(limbs52::<B>(w))
     }
 
     /// To four vectors of little-endian words.
     #[inline(always)]
     pub fn to_words(self) -> [B::V; 4] {
-        let l = self.0;
-        [
-            B::or(l[0], B::shl::<52>(l[1])),
-            B::or(B::shr::<12>(l[1]), B::shl::<40>(l[2])),
-            B::or(B::shr::<24>(l[2]), B::shl::<28>(l[3])),
-            B::or(B::shr::<36>(l[3]), B::shl::<16>(l[4])),
-        ]
+        words52::<B>(self.0)
     }
 
     /// The lanes as scalars.

@@ -1,4 +1,5 @@
-//! The per-lane schedule of the Strauss loop and the table its joint digits index.
+//! The per-lane schedule of the Strauss loop: which entry of the joint digits' table
+//! (`super::table`) and which static G entry each column adds, in each lane.
 //!
 //! u₂'s GLV halves are recoded jointly as one Eisenstein integer
 //! (`crate::secp256k1::eisenstein`): one digit per 3 bits, each a unit times one of 11
@@ -9,23 +10,17 @@
 //! their signed odd windows over the static G tables (`crate::secp256k1::recode`).
 
 use super::lane_field::LaneField;
-use super::point::Aff8;
+use super::table::offset;
 use super::{Backend, LANES};
-use crate::secp256k1::eisenstein::{COLUMNS, Digit, ENTRIES, RESIDUES, first_digit, top_digit};
-use crate::secp256k1::field::FieldElement;
+use crate::secp256k1::eisenstein::{COLUMNS, Digit, RESIDUES, first_digit, top_digit};
 use crate::secp256k1::glv;
 use crate::secp256k1::recode::{G_DIGITS, recode_g};
 use crate::secp256k1::scalar::Scalar;
 
-/// Entries of the joint digits' table.
-pub(crate) const TABLE: usize = ENTRIES.len();
-/// Coordinates per entry in [`LaneTable`]: x, βx, β²x, y and −y.
-pub(crate) const COORDS: usize = 5;
-
 /// Per-lane digits, column-major.
 pub(crate) struct Schedule {
-    /// Word offset in [`LaneTable`] of limb 0 of the joint digit's x (β^rot·x), lane
-    /// included, per column and lane.
+    /// Word offset in the joint digits' table (`super::table::LaneTable`) of limb 0 of
+    /// the joint digit's x (β^rot·x), lane included, per column and lane.
     pub r_x: [[u64; LANES]; COLUMNS],
     /// The same for the digit's y (the entry's y, or −y where the digit is negative).
     pub r_y: [[u64; LANES]; COLUMNS],
@@ -43,7 +38,7 @@ pub(crate) struct Schedule {
 }
 
 /// A joint digit packed for the lanes of a table of `limbs`-limb elements: bits 0..16 the
-/// offset of its x in [`LaneTable`] (lane 0), 16..32 that of its y (−y for a negative
+/// offset of its x in the table (lane 0), 16..32 that of its y (−y for a negative
 /// digit), bit 33 non-zero, bits 40..48 and 48..56 the digit's a and b as 16 − a, 16 − b
 /// (so that the update adds, never subtracts).
 const fn pack(d: Option<Digit>, limbs: usize) -> u64 {
@@ -68,8 +63,8 @@ const fn pack(d: Option<Digit>, limbs: usize) -> u64 {
 }
 
 /// [`RESIDUES`] packed for a table of `limbs`-limb elements, as the bytes
-/// [`Backend::gather`] reads (each field's `LaneField::DIGITS`).
-pub(crate) const fn packed(limbs: usize) -> [u8; 64 * 8] {
+/// [`Backend::gather`] reads.
+const fn packed(limbs: usize) -> [u8; 64 * 8] {
     let mut out = [0u8; 64 * 8];
     let mut c = 0;
     while c < 64 {
@@ -84,6 +79,14 @@ pub(crate) const fn packed(limbs: usize) -> [u8; 64 * 8] {
     out
 }
 
+/// The packed digits of field `F`'s table.
+struct Digits<F>(core::marker::PhantomData<F>);
+
+impl<F: LaneField> Digits<F> {
+    /// [`RESIDUES`] packed for elements of `F::LIMBS` limbs.
+    const PACKED: [u8; 64 * 8] = packed(F::LIMBS);
+}
+
 /// 2⁶² − 1: the low part of a lane's a or b as hi·2⁶² + lo, lo in [0, 2⁶²] (a and b are
 /// below 2¹²⁵ in magnitude after column 0, so hi fits in an i64).
 const LOW62: u64 = (1 << 62) - 1;
@@ -94,7 +97,7 @@ impl Schedule {
     /// bounds of `eisenstein` and `glv`) are marked for retry.
     #[inline(always)]
     pub(crate) fn new<F: LaneField>(u1: &[Scalar; LANES], u2: &[Scalar; LANES]) -> Self {
-        Self::new_on::<F::B>(u1, u2, &F::DIGITS, F::LIMBS)
+        Self::new_on::<F::B>(u1, u2, &Digits::<F>::PACKED, F::LIMBS)
     }
 
     /// [`Schedule::new`] on backend `B` for a table of `limbs`-limb elements whose digits
@@ -229,48 +232,6 @@ impl Schedule {
         self.r_x[col][lane] = (p & 0xFFFF) + lane as u64;
         self.r_y[col][lane] = (p >> 16 & 0xFFFF) + lane as u64;
         self.r_live[col] = (self.r_live[col] & !bit) | (((p >> 33) & 1) as u8) << lane;
-    }
-}
-
-/// Offset of limb 0 of coordinate `c` of `entry`, lane 0, in a [`LaneTable`] of
-/// `limbs`-limb elements.
-const fn offset(entry: u8, c: u8, limbs: usize) -> u64 {
-    ((entry as usize * COORDS + c as usize) * limbs * LANES) as u64
-}
-
-/// The table of the joint digits, laid out for gathers: word ((e·5 + c)·L + k)·8 + lane
-/// holds limb k (of the field's L) of coordinate c of entry e in that lane, c = 0, 1, 2 for
-/// x, βx, β²x (the entry times 1, ω, ω²), 3 for y and 4 for −y (a negative digit's y: the
-/// negation is made once here, not at every addition).
-pub(crate) struct LaneTable<F: LaneField> {
-    words: F::Table,
-}
-
-impl<F: LaneField> LaneTable<F> {
-    /// The table of the affine points `pts` (in every lane), with their images under ω
-    /// and ω² (β²x = −x − βx) and their negatives.
-    #[inline(always)]
-    pub(crate) fn new(pts: &[Aff8<F>; TABLE]) -> Self {
-        use super::lane_field::Linear;
-        let mut words = F::new_table();
-        let beta = F::splat(&FieldElement::BETA);
-        for (e, p) in pts.iter().enumerate() {
-            let bx = p.x.mul(&beta);
-            let b2x = p.x.neg_sub(&bx);
-            for (c, coord) in [p.x, bx, b2x, p.y, p.y.neg()].iter().enumerate() {
-                coord.table_put(words.as_mut(), (e * COORDS + c) * F::LIMBS * LANES);
-            }
-        }
-        LaneTable { words }
-    }
-
-    /// Column `col`'s joint digit in every lane (lanes whose digit is zero get entry 0).
-    #[inline(always)]
-    pub(crate) fn digit(&self, sched: &Schedule, col: usize) -> Aff8<F> {
-        Aff8 {
-            x: F::table_get(self.words.as_ref(), F::B::load(&sched.r_x[col])),
-            y: F::table_get(self.words.as_ref(), F::B::load(&sched.r_y[col])),
-        }
     }
 }
 
