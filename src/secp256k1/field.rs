@@ -70,38 +70,25 @@ fn sub_borrow(a: u64, b: u64, borrow: bool) -> (u64, bool) {
     (d, b1 | b2)
 }
 
-/// The rare tail of a fold that carried out of limb 1: r + 2¹²⁸, and P_C more if that
-/// passes 2²⁵⁶ (every fold adds less than 2⁹⁸, so the wrapped value is below 2⁹⁸ and
-/// cannot wrap again).
+/// The rare tail of a fold that carried out of limb 1 (`UP`: r + 2¹²⁸, and P_C more if that
+/// passes 2²⁵⁶; every fold adds less than 2⁹⁸, so the wrapped value is below 2⁹⁸ and cannot
+/// wrap again), or of a subtraction whose P_C correction borrowed out of limb 1 (not `UP`:
+/// r − 2¹²⁸, and P_C less if that passes below 0; the wrapped value is then above
+/// 2²⁵⁶ − P_C, so it cannot borrow again).
 #[cold]
 #[inline(never)]
-fn carry_into_limb2([r0, r1, r2, r3]: [u64; 4]) -> FieldElement {
-    let (r2, c) = add_carry(r2, 1, false);
-    let (r3, c) = add_carry(r3, 0, c);
+fn limb2_tail<const UP: bool>([r0, r1, r2, r3]: [u64; 4]) -> FieldElement {
+    let step = if UP { add_carry } else { sub_borrow };
+    let (r2, c) = step(r2, 1, false);
+    let (r3, c) = step(r3, 0, c);
     if !c {
         return FieldElement([r0, r1, r2, r3]);
     }
-    let (r0, c) = add_carry(r0, P_C, false);
-    let (r1, c) = add_carry(r1, 0, c);
-    let (r2, c) = add_carry(r2, 0, c);
-    FieldElement([r0, r1, r2, r3 + c as u64])
-}
-
-/// The rare tail of a subtraction whose P_C correction borrowed out of limb 1: r − 2¹²⁸,
-/// and P_C less if that passes below 0 (the wrapped value is then above 2²⁵⁶ − P_C, so it
-/// cannot borrow again).
-#[cold]
-#[inline(never)]
-fn borrow_from_limb2([r0, r1, r2, r3]: [u64; 4]) -> FieldElement {
-    let (r2, b) = sub_borrow(r2, 1, false);
-    let (r3, b) = sub_borrow(r3, 0, b);
-    if !b {
-        return FieldElement([r0, r1, r2, r3]);
-    }
-    let (r0, b) = sub_borrow(r0, P_C, false);
-    let (r1, b) = sub_borrow(r1, 0, b);
-    let (r2, b) = sub_borrow(r2, 0, b);
-    FieldElement([r0, r1, r2, r3 - b as u64])
+    let (r0, c) = step(r0, P_C, false);
+    let (r1, c) = step(r1, 0, c);
+    let (r2, c) = step(r2, 0, c);
+    let (r3, _) = step(r3, 0, c);
+    FieldElement([r0, r1, r2, r3])
 }
 
 impl FieldElement {
@@ -194,10 +181,17 @@ impl FieldElement {
     #[inline(always)]
     fn fold(r: [u64; 4], c: u64) -> Self {
         let t = wide::mul(c, P_C);
-        let (r0, k) = add_carry(r[0], t as u64, false);
-        let (r1, k) = add_carry(r[1], (t >> 64) as u64, k);
+        Self::add_low(r, t as u64, (t >> 64) as u64)
+    }
+
+    /// r + lo + hi·2⁶⁴, for a sum below 2²⁵⁶ + 2¹²⁸: lo and hi go into limbs 0 and 1, a
+    /// carry on into limb 2 (rare) takes the cold path.
+    #[inline(always)]
+    fn add_low(r: [u64; 4], lo: u64, hi: u64) -> Self {
+        let (r0, k) = add_carry(r[0], lo, false);
+        let (r1, k) = add_carry(r[1], hi, k);
         if k {
-            carry_into_limb2([r0, r1, r[2], r[3]])
+            limb2_tail::<true>([r0, r1, r[2], r[3]])
         } else {
             Self([r0, r1, r[2], r[3]])
         }
@@ -226,13 +220,7 @@ impl FieldElement {
             a[2] << k | a[1] >> (64 - k),
             a[3] << k | a[2] >> (64 - k),
         ];
-        let (r0, k) = add_carry(r[0], c, false);
-        let (r1, k) = add_carry(r[1], 0, k);
-        if k {
-            carry_into_limb2([r0, r1, r[2], r[3]])
-        } else {
-            Self([r0, r1, r[2], r[3]])
-        }
+        Self::add_low(r, c, 0)
     }
 
     /// `2·self`.
@@ -245,13 +233,7 @@ impl FieldElement {
     /// limb 2 takes the cold path).
     #[inline(always)]
     fn fold_bit(r: [u64; 4], c: bool) -> Self {
-        let (r0, k) = add_carry(r[0], if c { P_C } else { 0 }, false);
-        let (r1, k) = add_carry(r[1], 0, k);
-        if k {
-            carry_into_limb2([r0, r1, r[2], r[3]])
-        } else {
-            Self([r0, r1, r[2], r[3]])
-        }
+        Self::add_low(r, if c { P_C } else { 0 }, 0)
     }
 
     /// `self − other` (on aarch64, the assembly of `field_arm64`).
@@ -275,7 +257,7 @@ impl FieldElement {
         let (r0, b) = sub_borrow(r0, if b { P_C } else { 0 }, false);
         let (r1, b) = sub_borrow(r1, 0, b);
         if b {
-            borrow_from_limb2([r0, r1, r2, r3])
+            limb2_tail::<false>([r0, r1, r2, r3])
         } else {
             Self([r0, r1, r2, r3])
         }
@@ -607,6 +589,44 @@ impl FieldMul for Portable {
     }
 }
 
+/// [`FieldMul`] for `$ty` on the assembly module `$m` (`field_adx`, `field_arm64`): each
+/// operation is the module's function of the same name over the elements' words.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+macro_rules! asm_field_mul {
+    ($ty:ty, $m:ident) => {
+        impl FieldMul for $ty {
+            #[inline(always)]
+            fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+                FieldElement(super::$m::mul(&a.0, &b.0))
+            }
+            #[inline(always)]
+            fn sqr(self, a: &FieldElement) -> FieldElement {
+                FieldElement(super::$m::sqr(&a.0))
+            }
+            #[inline(always)]
+            fn mul_scaled<const K: u64>(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
+                FieldElement(super::$m::mul_scaled::<K>(&a.0, &b.0))
+            }
+            #[inline(always)]
+            fn sqr_scaled<const K: u64>(self, a: &FieldElement) -> FieldElement {
+                FieldElement(super::$m::sqr_scaled::<K>(&a.0))
+            }
+            #[inline(always)]
+            fn mul_sub(self, a: &FieldElement, b: &FieldElement, c: &FieldElement) -> FieldElement {
+                FieldElement(super::$m::mul_sub(&a.0, &b.0, &c.0))
+            }
+            #[inline(always)]
+            fn sqr_sub(self, a: &FieldElement, c: &FieldElement) -> FieldElement {
+                FieldElement(super::$m::sqr_sub(&a.0, &c.0))
+            }
+            #[inline(always)]
+            fn sqr_n(self, a: &FieldElement, k: u32) -> FieldElement {
+                FieldElement(super::$m::sqr_n(&a.0, k))
+            }
+        }
+    };
+}
+
 /// [`FieldMul`] on the MULX/ADCX/ADOX assembly of `field_adx`. Only [`MulxAdx::detect`]
 /// makes one, and only on a CPU with BMI2 and ADX, so holding one is the proof that the
 /// assembly may run.
@@ -625,39 +645,7 @@ impl MulxAdx {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl FieldMul for MulxAdx {
-    #[inline(always)]
-    fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
-        FieldElement(super::field_adx::mul(&a.0, &b.0))
-    }
-    #[inline(always)]
-    fn sqr(self, a: &FieldElement) -> FieldElement {
-        FieldElement(super::field_adx::sqr(&a.0))
-    }
-    #[inline(always)]
-    fn mul_scaled<const K: u64>(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
-        FieldElement(super::field_adx::mul_scaled::<K>(&a.0, &b.0))
-    }
-    #[inline(always)]
-    fn sqr_scaled<const K: u64>(self, a: &FieldElement) -> FieldElement {
-        FieldElement(super::field_adx::sqr_scaled::<K>(&a.0))
-    }
-    #[inline(always)]
-    fn mul_sub(self, a: &FieldElement, b: &FieldElement, c: &FieldElement) -> FieldElement {
-        FieldElement(super::field_adx::mul_sub(&a.0, &b.0, &c.0))
-    }
-    #[inline(always)]
-    fn sqr_sub(self, a: &FieldElement, c: &FieldElement) -> FieldElement {
-        FieldElement(super::field_adx::sqr_sub(&a.0, &c.0))
-    }
-    #[inline(always)]
-    fn sqr_n(self, a: &FieldElement, k: u32) -> FieldElement {
-        if k == 0 {
-            return *a;
-        }
-        FieldElement(super::field_adx::sqr_n(&a.0, k))
-    }
-}
+asm_field_mul!(MulxAdx, field_adx);
 
 /// [`FieldMul`] on the aarch64 assembly of `field_arm64` (`mul`/`umulh` and one carry
 /// chain; every aarch64 CPU has them), with the same fused forms as [`MulxAdx`].
@@ -666,36 +654,7 @@ impl FieldMul for MulxAdx {
 pub struct Arm64;
 
 #[cfg(target_arch = "aarch64")]
-impl FieldMul for Arm64 {
-    #[inline(always)]
-    fn mul(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
-        FieldElement(super::field_arm64::mul(&a.0, &b.0))
-    }
-    #[inline(always)]
-    fn sqr(self, a: &FieldElement) -> FieldElement {
-        FieldElement(super::field_arm64::sqr(&a.0))
-    }
-    #[inline(always)]
-    fn mul_scaled<const K: u64>(self, a: &FieldElement, b: &FieldElement) -> FieldElement {
-        FieldElement(super::field_arm64::mul_scaled::<K>(&a.0, &b.0))
-    }
-    #[inline(always)]
-    fn sqr_scaled<const K: u64>(self, a: &FieldElement) -> FieldElement {
-        FieldElement(super::field_arm64::sqr_scaled::<K>(&a.0))
-    }
-    #[inline(always)]
-    fn mul_sub(self, a: &FieldElement, b: &FieldElement, c: &FieldElement) -> FieldElement {
-        FieldElement(super::field_arm64::mul_sub(&a.0, &b.0, &c.0))
-    }
-    #[inline(always)]
-    fn sqr_sub(self, a: &FieldElement, c: &FieldElement) -> FieldElement {
-        FieldElement(super::field_arm64::sqr_sub(&a.0, &c.0))
-    }
-    #[inline(always)]
-    fn sqr_n(self, a: &FieldElement, k: u32) -> FieldElement {
-        FieldElement(super::field_arm64::sqr_n(&a.0, k))
-    }
-}
+asm_field_mul!(Arm64, field_arm64);
 
 /// [`FieldMul`] through 9 limbs of 29 bits (`field_wasm`): 29×29-bit products, for
 /// WebAssembly, whose u128 products are library calls.

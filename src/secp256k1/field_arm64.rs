@@ -594,17 +594,24 @@ pub(super) fn sqr(a: &[u64; 4]) -> [u64; 4] {
     [r0, r1, r2, r3]
 }
 
-/// K·a·b mod p (weakly reduced) for 1 ≤ K ≤ 8. For K = 2, 3, 4 and 8 the first fold's
-/// 5-word value is scaled (a shift, or value + 2·value), then folded once more.
+/// Whether [`mul_scaled`] and [`sqr_scaled`] fuse the factor K into the product's
+/// reduction: 1, 2, 3, 4 and 8 (the factors the formulas use). The others (5, 6, 7) are
+/// the product times K as a field element.
+const fn fuses(k: u64) -> bool {
+    matches!(k, 1 | 2 | 3 | 4 | 8)
+}
+
+/// K·a·b mod p (weakly reduced) for 1 ≤ K ≤ 8. For the factors the formulas use ([`fuses`])
+/// the first fold's 5-word value is scaled (a shift, or value + 2·value), then folded once
+/// more.
 #[inline(always)]
 pub(super) fn mul_scaled<const K: u64>(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     const { assert!(K >= 1 && K <= 8) };
     if K == 1 {
         return mul(a, b);
     }
-    if !matches!(K, 2 | 3 | 4 | 8) {
-        // 5, 6 and 7, which no formula uses: the product, then a small multiple.
-        return super::field::FieldElement(mul(a, b)).mul_int(K).0;
+    if !fuses(K) {
+        return mul(&mul(a, b), &[K, 0, 0, 0]);
     }
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
     if K == 3 {
@@ -676,9 +683,8 @@ pub(super) fn sqr_scaled<const K: u64>(a: &[u64; 4]) -> [u64; 4] {
     if K == 1 {
         return sqr(a);
     }
-    if !matches!(K, 2 | 3 | 4 | 8) {
-        // 5, 6 and 7, which no formula uses: the product, then a small multiple.
-        return super::field::FieldElement(sqr(a)).mul_int(K).0;
+    if !fuses(K) {
+        return mul(&sqr(a), &[K, 0, 0, 0]);
     }
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
     if K == 3 {

@@ -462,42 +462,21 @@ pub(crate) mod tests {
         // add_zinv with a scaled frame: accumulator (2G) in the frame scaled by z.
         let z = Fe::from_u64x4([12345, 0, 0, 0]);
         let zinv = z.inv();
-        // 2G in the scaled frame: (X, Y, Z/z) there equals (X, Y, Z) here.
-        let frame = Jacobian {
-            x: g2.x,
-            y: g2.y,
-            z: g2.z.mul(&zinv),
+        // A point in the scaled frame: (X, Y, Z/z) there equals (X, Y, Z) here. 2G + G is a
+        // plain addition; G + G in that frame falls back to doubling.
+        let scale = |p: &Jacobian, f: &Fe| Jacobian {
+            x: p.x,
+            y: p.y,
+            z: p.z.mul(f),
             infinity: false,
         };
-        let r = frame.add_zinv(&G, &z);
-        let back = Jacobian {
-            x: r.x,
-            y: r.y,
-            z: r.z.mul(&z),
-            infinity: false,
+        for (p, want) in [(g2, g2.add_ge(&G).0), (g, g2)] {
+            let r = scale(&p, &zinv).add_zinv(&G, &z);
+            let back = scale(&r, &z).to_affine();
+            let want = want.to_affine();
+            assert_eq!(back.x.to_bytes(), want.x.to_bytes());
+            assert_eq!(back.y.to_bytes(), want.y.to_bytes());
         }
-        .to_affine();
-        let want = g2.add_ge(&G).0.to_affine();
-        assert_eq!(back.x.to_bytes(), want.x.to_bytes());
-        assert_eq!(back.y.to_bytes(), want.y.to_bytes());
-        // add_zinv where P = Q in that frame falls back to doubling.
-        let gframe = Jacobian {
-            x: g.x,
-            y: g.y,
-            z: g.z.mul(&zinv),
-            infinity: false,
-        };
-        let r = gframe.add_zinv(&G, &z);
-        let back = Jacobian {
-            x: r.x,
-            y: r.y,
-            z: r.z.mul(&z),
-            infinity: false,
-        }
-        .to_affine();
-        let want = g2.to_affine();
-        assert_eq!(back.x.to_bytes(), want.x.to_bytes());
-        assert_eq!(back.y.to_bytes(), want.y.to_bytes());
     }
 
     #[test]
