@@ -263,6 +263,26 @@ impl<'py> Side<'py> {
     }
 }
 
+/// A recovery of the crate: the address (N = 20) or the public key (N = 64).
+type Recover<const N: usize> = fn(&[u8; 32], &[u8; 65]) -> Result<[u8; N], asmcrypto::Error>;
+
+/// One recovery by `recover` (the address or the public key) on Python's arguments: their
+/// bytes checked and copied, the work done without the GIL, a failure raised as its
+/// asmcrypto.Error subclass.
+fn recover_one<'py, const N: usize>(
+    py: Python<'py>,
+    msg_hash: &Bound<'py, PyAny>,
+    signature: &Bound<'py, PyAny>,
+    recover: Recover<N>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let hash = fixed::<32>(msg_hash, &"msg_hash")?;
+    let sig = fixed::<65>(signature, &"signature")?;
+    let out = py
+        .detach(|| recover(&hash, &sig))
+        .map_err(|e| recovery_error(py, e))?;
+    Ok(PyBytes::new(py, &out))
+}
+
 /// The 20-byte address that signed `msg_hash` (32 bytes) with `signature` (65 bytes:
 /// r ‖ s ‖ v, v ∈ {0, 1, 27, 28}). Raises a subclass of asmcrypto.Error for a signature
 /// that cannot be recovered, ValueError / TypeError for inputs of the wrong length / type.
@@ -272,12 +292,7 @@ fn recover_address<'py>(
     msg_hash: &Bound<'py, PyAny>,
     signature: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let hash = fixed::<32>(msg_hash, &"msg_hash")?;
-    let sig = fixed::<65>(signature, &"signature")?;
-    let address = py
-        .detach(|| asmcrypto::recover_address(&hash, &sig))
-        .map_err(|e| recovery_error(py, e))?;
-    Ok(PyBytes::new(py, &address))
+    recover_one(py, msg_hash, signature, asmcrypto::recover_address)
 }
 
 /// The signer's public key as 64 bytes X ‖ Y (uncompressed, without the 0x04 prefix),
@@ -289,12 +304,7 @@ fn recover_public_key<'py>(
     msg_hash: &Bound<'py, PyAny>,
     signature: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let hash = fixed::<32>(msg_hash, &"msg_hash")?;
-    let sig = fixed::<65>(signature, &"signature")?;
-    let key = py
-        .detach(|| asmcrypto::recover_public_key(&hash, &sig))
-        .map_err(|e| recovery_error(py, e))?;
-    Ok(PyBytes::new(py, &key))
+    recover_one(py, msg_hash, signature, asmcrypto::recover_public_key)
 }
 
 /// The EVM's ecrecover precompile (address 0x01) on `data`, byte for byte: 32 bytes
