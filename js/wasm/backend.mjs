@@ -26,12 +26,6 @@ const yieldToEventLoop =
           channel.port2.postMessage(null);
         });
 
-/** Instantiates the module from its bytes (synchronously: Node and workers allow it for a
- * module of any size) and returns the backend. */
-export function instantiateSync(bytes) {
-  return wasmBackend(new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports);
-}
-
 /** The backend over an instance's exports. */
 export function wasmBackend(wasm) {
   const text = new TextDecoder();

@@ -1,26 +1,13 @@
-// asmcrypto/wasm in browsers, workers, Deno, Bun and other runtimes: the WebAssembly module,
-// fetched beside this file and instantiated by a top-level await, so the functions are
-// ready when the import resolves. The same functions as the package's main entry; the
-// errors are the same classes. (Node takes wasm/node.mjs, which reads the file itself.)
+// asmcrypto/wasm: the WebAssembly module, ready when the import resolves, with the same
+// functions as the package's main entry; the errors are the same classes. How the module
+// is loaded depends on the runtime: #wasm-instance is wasm/instance.node.mjs in Node
+// (synchronous, so require() works) and wasm/instance.mjs elsewhere (fetch and await).
 
+import wasm from '#wasm-instance';
 import { makeApi } from '../lib/api.mjs';
 import { wasmBackend } from './backend.mjs';
 
 export * from '../lib/errors.mjs';
-
-async function instantiate() {
-  const url = new URL('./asmcrypto.wasm', import.meta.url);
-  const response = fetch(url);
-  if (typeof WebAssembly.instantiateStreaming === 'function') {
-    try {
-      return (await WebAssembly.instantiateStreaming(response, {})).instance;
-    } catch {
-      // A server that does not send application/wasm: compile from the bytes instead.
-    }
-  }
-  const bytes = await (await fetch(url)).arrayBuffer();
-  return (await WebAssembly.instantiate(bytes, {})).instance;
-}
 
 export const {
   recoverAddress,
@@ -31,4 +18,4 @@ export const {
   recoverAddressesAsync,
   backend,
   backendDetails,
-} = makeApi(wasmBackend((await instantiate()).exports));
+} = makeApi(wasmBackend(wasm));

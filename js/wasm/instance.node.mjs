@@ -1,24 +1,8 @@
-// asmcrypto/wasm in Node: the WebAssembly module, read and instantiated synchronously at
-// import (no top-level await, so that require('asmcrypto/wasm') works too). The same
-// functions as the package's main entry; the errors are the same classes.
+// The WebAssembly module's exports in Node (package.json maps #wasm-instance here under the
+// "node" condition): the file read and instantiated synchronously at import, with no
+// top-level await, so that require('asmcrypto/wasm') works too.
 
 import { readFileSync } from 'node:fs';
-
-import { makeApi } from '../lib/api.mjs';
-import { instantiateSync } from './backend.mjs';
-
-export * from '../lib/errors.mjs';
-
-export const {
-  recoverAddress,
-  recoverPublicKey,
-  ecrecoverPrecompile,
-  keccak256,
-  recoverAddresses,
-  recoverAddressesAsync,
-  backend,
-  backendDetails,
-} = makeApi(instantiateSync(moduleBytes()));
 
 function moduleBytes() {
   try {
@@ -33,3 +17,5 @@ function moduleBytes() {
     );
   }
 }
+
+export default new WebAssembly.Instance(new WebAssembly.Module(moduleBytes()), {}).exports;

@@ -1,4 +1,4 @@
-// viem's recovery functions on the WebAssembly module (browsers and other runtimes).
+// viem's recovery functions on the WebAssembly module.
 import * as api from './index.mjs';
 import { makeViem } from '../lib/viem.mjs';
 
