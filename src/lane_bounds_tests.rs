@@ -183,6 +183,16 @@ fn lane_field_at_its_limb_bounds() {
             |i| sub(v(&ra, i), v(&ua, i) + v(&ub, i) * 2u8),
             "sub_sub_dbl, unreduced subtrahends",
         );
+        check_reduced(
+            &xa.sub_sub(&xb, &fa),
+            |i| sub(v(&ua, i), v(&ub, i) + v(&ra, i)),
+            "sub_sub",
+        );
+        check_reduced(
+            &fa.sub_sub(&xa, &xb),
+            |i| sub(v(&ra, i), v(&ua, i) + v(&ub, i)),
+            "sub_sub, unreduced subtrahends",
+        );
         // The fused products, their subtrahends unreduced at their maxima and reduced.
         check_reduced(
             &fa.mul_sub_shl::<3>(&fb, &xa),
@@ -214,6 +224,16 @@ fn lane_field_at_its_limb_bounds() {
             &fb.sqr_sub_sub_dbl(&fa, &fa),
             |i| sub(v(&rb, i) * v(&rb, i), v(&ra, i) * 3u8),
             "sqr_sub_sub_dbl, reduced subtrahends",
+        );
+        check_reduced(
+            &fb.sqr_sub_sub(&xa, &xb),
+            |i| sub(v(&rb, i) * v(&rb, i), v(&ua, i) + v(&ub, i)),
+            "sqr_sub_sub",
+        );
+        check_reduced(
+            &fb.sqr_sub_sub(&fa, &fa),
+            |i| sub(v(&rb, i) * v(&rb, i), v(&ra, i) * 2u8),
+            "sqr_sub_sub, reduced subtrahends",
         );
         // reduce itself on limbs just below 2⁶².
         let wide = limbs(&mut rng, [(1 << 62) - 1; 5]);

@@ -508,7 +508,7 @@ pub(crate) mod tests {
         for (a, b) in chunks(&vals).zip(chunks(&others)) {
             let (fa, fb) = (F::from_lanes(&a), F::from_lanes(&b));
             type Op = Box<dyn Fn(&FieldElement, &FieldElement) -> FieldElement>;
-            let checks: [(F, Op); 28] = [
+            let checks: [(F, Op); 31] = [
                 (fa.mul(&fb), Box::new(|x, y| x.mul(y))),
                 (fa.sqr(), Box::new(|x, _| x.sqr())),
                 (fa.add(&fb), Box::new(|x, y| x.add(y))),
@@ -522,6 +522,10 @@ pub(crate) mod tests {
                 (
                     fa.sub_sub_dbl(&fb, &fa),
                     Box::new(|x, y| x.sub(y).sub(&x.shl(1))),
+                ),
+                (
+                    fa.sub_sub(&fb, &fa.sqr_unreduced()),
+                    Box::new(|x, y| x.sub(y).sub(&x.sqr())),
                 ),
                 (
                     fa.sub(&fb).mul(&fa.add(&fb)).sqr(),
@@ -587,6 +591,14 @@ pub(crate) mod tests {
                 (
                     fa.sqr_sub_sub_dbl(&fb.sqr_unreduced(), &fb),
                     Box::new(|x, y| x.sqr().sub(&y.sqr()).sub(&y.shl(1))),
+                ),
+                (
+                    fb.sqr_sub_sub(&fa.sqr_unreduced(), &fb.mul_unreduced(&fa)),
+                    Box::new(|x, y| y.sqr().sub(&x.sqr()).sub(&y.mul(x))),
+                ),
+                (
+                    fa.add(&fb).sqr_sub_sub(&fb, &fa),
+                    Box::new(|x, y| x.add(y).sqr().sub(y).sub(x)),
                 ),
             ];
             for (got, want) in checks {

@@ -252,6 +252,7 @@ impl<B: Mul32> LaneField for Fe29<B> {
     type Wide = [B::V; 9];
     type Unreduced = Fe29<B>;
     const LIMBS: usize = 9;
+    const CHEAP_SQUARES: bool = true;
 
     #[inline(always)]
     fn gather(words: &[u64], idx: B::V) -> Self {
@@ -441,7 +442,7 @@ mod tests {
             // A multiple of p above every value, so that the oracles never go negative.
             let kp = &p << 20u32;
             type Want<'a> = &'a dyn Fn(&BigUint, &BigUint) -> BigUint;
-            let checks: [(F, Want); 13] = [
+            let checks: [(F, Want); 15] = [
                 (fa.mul(&fb), &|x, y| x * y),
                 (fa.sqr(), &|x, _| x * x),
                 (fa.add(&fb), &|x, y| x + y),
@@ -454,6 +455,8 @@ mod tests {
                 (fa.sub_shl::<1>(&fb), &|x, y| x + &kp - y * 2u8),
                 (fa.neg_sub(&fb), &|x, y| &kp - x - y),
                 (fa.sub_sub_dbl(&fb, &fa), &|x, y| x + &kp - y - x * 2u8),
+                (fa.sub_sub(&fb, &fa), &|x, y| x + &kp - y - x),
+                (fa.sqr_sub_sub(&fb, &fa), &|x, y| x * x + &kp - y - x),
                 (fa.normalize(), &|x, _| x.clone()),
             ];
             for (n, (got, want)) in checks.iter().enumerate() {

@@ -117,6 +117,14 @@ macro_rules! limb_ops {
         }
 
         #[inline(always)]
+        fn lin_sub_sub(mut t: [B::V; $n], b: [B::V; $n], c: [B::V; $n]) -> Self {
+            for k in 0..$n {
+                t[k] = B::sub(B::sub(B::add(t[k], Self::bias::<1>(k)), b[k]), c[k]);
+            }
+            Self::from_sums(t)
+        }
+
+        #[inline(always)]
         fn lin_sub_sub_dbl(mut t: [B::V; $n], b: [B::V; $n], c: [B::V; $n]) -> Self {
             for k in 0..$n {
                 t[k] = B::sub(
@@ -149,6 +157,12 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
     type Unreduced: Operand<F = Self>;
     /// Limbs per element.
     const LIMBS: usize;
+    /// Whether a square costs so much less than a product here that a formula pays to
+    /// trade a product for a square and a linear operation (the doubling's X·Y², see
+    /// `point::Jac8::double`). Measured: 9×29 limbs yes (45 32-bit products against 81),
+    /// 5×52 no (30 IFMA against 50, but the square's doubled cross terms and the extra
+    /// reduction eat the difference).
+    const CHEAP_SQUARES: bool = false;
 
     /// Lane i from the element whose limb 0 is at word `idx[i]` of `words` and whose limb k
     /// is [`LANES`]·k words further (the rows [`LaneField::put`] writes).
@@ -185,6 +199,11 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
     #[inline(always)]
     fn sqr_sub_shl<const K: u32>(&self, c: &impl Operand<F = Self>) -> Self {
         self.sqr_unreduced().sub_shl::<K>(c)
+    }
+    /// `self² − b − c`, as [`LaneField::mul_sub_shl`].
+    #[inline(always)]
+    fn sqr_sub_sub(&self, b: &impl Operand<F = Self>, c: &impl Operand<F = Self>) -> Self {
+        self.sqr_unreduced().sub_sub(b, c)
     }
     /// `self² − b − 2·c`, as [`LaneField::mul_sub_shl`].
     #[inline(always)]
@@ -240,6 +259,9 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
     /// `−a − b`: a + b is below twice an operand's bound, which the bias for a factor of 2
     /// covers.
     fn lin_neg_sub(a: Self::Wide, b: Self::Wide) -> Self;
+    /// `a − b − c`: b + c is below twice an operand's bound, which the bias for a factor of
+    /// 2 covers.
+    fn lin_sub_sub(a: Self::Wide, b: Self::Wide, c: Self::Wide) -> Self;
     /// `a − b − 2·c`: b + 2c is below three times an operand's bound, which the bias for a
     /// factor of 4 covers.
     fn lin_sub_sub_dbl(a: Self::Wide, b: Self::Wide, c: Self::Wide) -> Self;
@@ -404,6 +426,11 @@ pub(crate) trait Linear: Operand {
     #[inline(always)]
     fn neg_sub(&self, other: &impl Operand<F = Self::F>) -> Self::F {
         Self::F::lin_neg_sub(self.wide(), other.wide())
+    }
+    /// `self − b − c`.
+    #[inline(always)]
+    fn sub_sub(&self, b: &impl Operand<F = Self::F>, c: &impl Operand<F = Self::F>) -> Self::F {
+        Self::F::lin_sub_sub(self.wide(), b.wide(), c.wide())
     }
     /// `self − b − 2·c`.
     #[inline(always)]
