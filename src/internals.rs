@@ -144,3 +144,102 @@ pub mod emu {
         crate::batch::lanes8::run_emulated(crate::batch::lanes8::EMU_AVX512F, groups, count)
     }
 }
+
+/// Issue 39's hybrid experiment (`lanes::hybrid`): chained doublings of eight points on the
+/// lanes and of one or two on the scalar core's MULX/ADX multiply, alone, as coarse blocks
+/// or interleaved a field operation at a time, for `tools/src/bin/hybrid_double.rs`.
+#[cfg(all(feature = "emu", target_arch = "x86_64"))]
+pub mod hybrid {
+    use crate::secp256k1::group::{G, Jacobian};
+
+    /// The lane field a run uses.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Engine {
+        /// 5×52 on AVX-512 IFMA.
+        Ifma,
+        /// 9×29 on AVX-512 F.
+        Avx512F,
+    }
+
+    /// The modes of [`double_loop`].
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Mode {
+        /// The lane doubling alone.
+        Lanes = 0,
+        /// The scalar doublings alone.
+        Scalar = 1,
+        /// The lane doubling, then the scalar ones.
+        Block = 2,
+        /// Both, a field operation at a time.
+        Interleaved = 3,
+    }
+
+    /// The points a run starts from: lane i holds 2^(i+1)·G and scalar point j
+    /// 2^(j+9)·G, as Jacobian coordinates with Z ≠ 1 (words as the loop entries take
+    /// them).
+    pub fn start() -> ([u64; 96], [u64; 24]) {
+        let mut p = G.to_jacobian();
+        let mut pts = [Jacobian::INFINITY; 10];
+        for q in &mut pts {
+            p = p.double();
+            *q = p;
+        }
+        let mut lanes = [0u64; 96];
+        let mut scalar = [0u64; 24];
+        for (i, q) in pts.iter().enumerate() {
+            for (c, f) in [q.x, q.y, q.z].into_iter().enumerate() {
+                let w = f.normalize().to_u64x4();
+                if i < 8 {
+                    for k in 0..4 {
+                        lanes[32 * c + 8 * k + i] = w[k];
+                    }
+                } else {
+                    scalar[12 * (i - 8) + 4 * c..][..4].copy_from_slice(&w);
+                }
+            }
+        }
+        (lanes, scalar)
+    }
+
+    /// `iters` chained doublings of the eight points in `lanes` and of the first `k`
+    /// (1 or 2) in `scalar`, issued as `mode` says, on `engine`; the results replace them.
+    /// Returns false (and does nothing) if this CPU lacks the engine's features, BMI2 or
+    /// ADX, or `k` is not 1 or 2.
+    pub fn double_loop(
+        engine: Engine,
+        mode: Mode,
+        k: usize,
+        lanes: &mut [u64; 96],
+        scalar: &mut [u64; 24],
+        iters: u64,
+    ) -> bool {
+        let native = crate::dispatch::avx512_native().is_some();
+        let f = std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw");
+        let ok = crate::dispatch::has_bmi2_adx()
+            && (1..=2).contains(&k)
+            && match engine {
+                Engine::Ifma => native,
+                Engine::Avx512F => f,
+            };
+        if !ok {
+            return false;
+        }
+        let entry = match engine {
+            Engine::Ifma => crate::lanes::abi::asmcrypto_avx512_hybrid_double_loop,
+            Engine::Avx512F => crate::lanes::abi::asmcrypto_avx512f_hybrid_double_loop,
+        };
+        // SAFETY: the features the entry needs are present (checked above); `lanes` holds
+        // 96 words and `scalar` 24 ≥ 12·k, both exclusively borrowed.
+        unsafe {
+            entry(
+                lanes.as_mut_ptr(),
+                scalar.as_mut_ptr(),
+                k as u64,
+                iters,
+                mode as u64,
+            )
+        };
+        true
+    }
+}

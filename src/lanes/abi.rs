@@ -10,6 +10,7 @@
 //! 64-bit words, `w[k][lane]`, 32 words in all.
 
 use super::avx512::Avx512;
+use super::hybrid::{self, Mode};
 use super::keccak::{keccak_f1600_x8_words, keccak256_64_x8_words};
 use super::lane_field::{LaneField, Linear};
 use super::point::{Aff8, Jac8};
@@ -17,6 +18,8 @@ use super::records::{Input8, Output8};
 use super::recover::{Avx512FField, IfmaField};
 use super::scalar::Sc8;
 use super::{Backend, LANES};
+use crate::secp256k1::field::{FieldElement as Fe, MulxAdx};
+use crate::secp256k1::group::Jacobian;
 
 type B = Avx512;
 
@@ -394,6 +397,156 @@ pub unsafe extern "C" fn asmcrypto_avx512_keccak256_64_x8(
     let outs = unsafe { core::slice::from_raw_parts_mut(out.cast(), count as usize) };
     hash64_groups::<Avx512>(msgs, outs);
 }
+
+/// The body of the hybrid entries (issue 39's experiment, `super::hybrid`): `iters`
+/// chained doublings, issued as `mode` says, of the eight Jacobian points at `lanes`
+/// (x, y, z: 96 words, word-major) and of the `K` scalar-core Jacobian points at `scalar`
+/// (x, y, z as four little-endian words each: 12 words a point), none at infinity; the
+/// results replace them (the lanes normalised).
+#[inline(always)]
+unsafe fn hybrid_double<F: LaneField<B = B>, const K: usize>(
+    mode: Mode,
+    lanes: *mut u64,
+    scalar: *mut u64,
+    iters: u64,
+) {
+    let Some(m) = MulxAdx::detect() else {
+        return;
+    };
+    // SAFETY: 96 words at `lanes`, 12·K at `scalar`, by the caller's contract.
+    let (mut jl, mut js) = unsafe {
+        let jl = Jac8 {
+            x: fe::<F>(lanes),
+            y: fe::<F>(lanes.add(ELEM)),
+            z: fe::<F>(lanes.add(2 * ELEM)),
+        };
+        let js: [Jacobian; K] = core::array::from_fn(|j| {
+            let w = |c: usize| Fe::from_u64x4(*(scalar.add(12 * j + 4 * c) as *const [u64; 4]));
+            Jacobian {
+                x: w(0),
+                y: w(1),
+                z: w(2),
+                infinity: false,
+            }
+        });
+        (jl, js)
+    };
+    hybrid::run(mode, m, &mut jl, &mut js, iters);
+    for (i, c) in [jl.x, jl.y, jl.z].into_iter().enumerate() {
+        // SAFETY: 96 writable words at `lanes`.
+        put(unsafe { lanes.add(i * ELEM) }, c);
+    }
+    for (j, p) in js.iter().enumerate() {
+        for (c, f) in [p.x, p.y, p.z].into_iter().enumerate() {
+            // SAFETY: 12·K writable words at `scalar`.
+            unsafe { *(scalar.add(12 * j + 4 * c) as *mut [u64; 4]) = f.normalize().to_u64x4() };
+        }
+    }
+}
+
+/// The modes of the hybrid loop entries, by number: 0 the lane doubling alone, 1 the
+/// scalar doublings alone, 2 the two as coarse blocks, 3 interleaved by field operation.
+const MODES: [Mode; 4] = [Mode::Lanes, Mode::Scalar, Mode::Block, Mode::Interleaved];
+
+/// The body of both loop entries: `mode` by number ([`MODES`]) and `k` (1 or 2) checked,
+/// then [`hybrid_double`]; other values do nothing.
+#[inline(always)]
+unsafe fn hybrid_loop<F: LaneField<B = B>>(
+    lanes: *mut u64,
+    scalar: *mut u64,
+    k: u64,
+    iters: u64,
+    mode: u64,
+) {
+    let Some(&mode) = MODES.get(mode as usize) else {
+        return;
+    };
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        match k {
+            1 => hybrid_double::<F, 1>(mode, lanes, scalar, iters),
+            2 => hybrid_double::<F, 2>(mode, lanes, scalar, iters),
+            _ => {}
+        }
+    }
+}
+
+/// `iters` chained doublings of eight lanes (5×52 on IFMA) and of `k` (1 or 2) points on
+/// the scalar core's MULX/ADX multiply, in mode `mode` (0 to 3: [`MODES`]); see
+/// [`hybrid_double`] for the buffers. Other `k` or `mode` do nothing.
+///
+/// # Safety
+/// AVX-512 F, BW and IFMA, BMI2 and ADX; 96 words at `lanes` and 12·`k` at `scalar`,
+/// readable and writable.
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma,bmi2,adx")]
+pub unsafe extern "C" fn asmcrypto_avx512_hybrid_double_loop(
+    lanes: *mut u64,
+    scalar: *mut u64,
+    k: u64,
+    iters: u64,
+    mode: u64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { hybrid_loop::<IfmaField>(lanes, scalar, k, iters, mode) }
+}
+
+/// [`asmcrypto_avx512_hybrid_double_loop`] on the 9×29 field (AVX-512 F and BW, no IFMA).
+///
+/// # Safety
+/// AVX-512 F and BW, BMI2 and ADX; buffers as [`asmcrypto_avx512_hybrid_double_loop`].
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw,bmi2,adx")]
+pub unsafe extern "C" fn asmcrypto_avx512f_hybrid_double_loop(
+    lanes: *mut u64,
+    scalar: *mut u64,
+    k: u64,
+    iters: u64,
+    mode: u64,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { hybrid_loop::<Avx512FField>(lanes, scalar, k, iters, mode) }
+}
+
+/// One doubling as straight-line code, the kernels `llvm-mca` models (`scripts/mca.sh`):
+/// `$name` runs mode `$mode` with `$k` scalar points on the lane field `$f`.
+macro_rules! hybrid_kernel {
+    ($name:ident, $features:literal, $f:ty, $k:literal, $mode:expr) => {
+        #[doc = concat!("One doubling, mode `", stringify!($mode), "`, ", stringify!($k),
+            " scalar point(s), lane field `", stringify!($f), "` (a kernel `llvm-mca` models).")]
+        ///
+        /// # Safety
+        /// The target features named; buffers as [`asmcrypto_avx512_hybrid_double_loop`].
+        #[unsafe(no_mangle)]
+        #[target_feature(enable = $features)]
+        pub unsafe extern "C" fn $name(lanes: *mut u64, scalar: *mut u64) {
+            // SAFETY: the caller's contract.
+            unsafe { hybrid_double::<$f, $k>($mode, lanes, scalar, 1) }
+        }
+    };
+}
+
+hybrid_kernel!(
+    asmcrypto_avx512_hybrid_point_double,
+    "avx512f,avx512bw,avx512ifma,bmi2,adx",
+    IfmaField,
+    1,
+    Mode::Interleaved
+);
+hybrid_kernel!(
+    asmcrypto_avx512_hybrid2_point_double,
+    "avx512f,avx512bw,avx512ifma,bmi2,adx",
+    IfmaField,
+    2,
+    Mode::Interleaved
+);
+hybrid_kernel!(
+    asmcrypto_avx512f_hybrid_point_double,
+    "avx512f,avx512bw,bmi2,adx",
+    Avx512FField,
+    1,
+    Mode::Interleaved
+);
 
 #[cfg(test)]
 mod tests {

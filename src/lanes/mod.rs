@@ -18,6 +18,8 @@
 
 pub(crate) mod field;
 pub(crate) mod field29;
+#[cfg(any(test, feature = "emu"))]
+pub(crate) mod hybrid;
 pub(crate) mod keccak;
 pub(crate) mod lane_field;
 pub(crate) mod point;

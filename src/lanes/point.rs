@@ -73,20 +73,38 @@ impl<F: LaneField> Jac8<F> {
     /// 27,469 → 28,388 instructions and no gain in time on Intel with IFMA.
     #[inline(always)]
     pub fn double(&self) -> Self {
+        self.double_beside(|_| {})
+    }
+
+    /// [`Jac8::double`], calling `beside(i)` after its i-th product (i = 0 to 6), so that
+    /// independent work runs interleaved with it in one instruction stream, a field
+    /// operation at a time (issue 39's hybrid experiment, `lanes::hybrid`). With a closure
+    /// that does nothing it is the doubling alone.
+    #[inline(always)]
+    pub fn double_beside(&self, mut beside: impl FnMut(usize)) -> Self {
         let a = self.x.sqr_unreduced();
+        beside(0);
         let m = a.triple();
         let s = self.y.sqr();
+        beside(1);
         let c = s.sqr_unreduced();
+        beside(2);
         let (x3, y3) = if F::CHEAP_SQUARES {
             let t2 = self.x.add(&s).sqr_sub_sub(&a, &c);
+            beside(3);
             let x3 = m.sqr_sub_shl::<2>(&t2);
+            beside(4);
             (x3, m.mul_sub_shl::<3>(&t2.shl_sub::<1>(&x3), &c))
         } else {
             let t = self.x.mul_unreduced(&s);
+            beside(3);
             let x3 = m.sqr_sub_shl::<3>(&t);
+            beside(4);
             (x3, m.mul_sub_shl::<3>(&t.shl_sub::<2>(&x3), &c))
         };
+        beside(5);
         let z3 = self.y.mul_unreduced(&self.z).shl::<1>();
+        beside(6);
         Jac8 {
             x: x3,
             y: y3,
@@ -163,7 +181,7 @@ pub(super) mod tests {
     use crate::secp256k1::field::FieldElement;
     use crate::secp256k1::group::{Affine, G, Jacobian};
 
-    fn points(seed: u64) -> [Affine; LANES] {
+    pub(in crate::lanes) fn points(seed: u64) -> [Affine; LANES] {
         let mut acc = G.to_jacobian();
         let mut s = seed;
         core::array::from_fn(|_| {

@@ -1,0 +1,227 @@
+//! Issue 39's hybrid experiment: a lane doubling (eight points on the vector units) and K
+//! scalar-core doublings (MULX/ADX on the integer units) in one instruction stream.
+//!
+//! The lane engine keeps its multiply port busy while the integer ALUs and the scalar
+//! multiplier idle, so the question is whether a scalar doubling issued beside a lane
+//! doubling comes nearly free. Issue 20 found that a coarse block (one whole computation,
+//! then the other) does not overlap and a fine interleave does, so the two are interleaved
+//! here at the granularity of field operations: [`Jac8::double_beside`] calls back after
+//! each of its seven products, and the callback runs the same step of each scalar doubling
+//! ([`ScalarDoubling::step`]).
+//!
+//! Compiled for the tests and with the feature `emu` only: the kernels in `abi` and the
+//! timing tool (`tools/src/bin/hybrid_double.rs`) measure it, the tests below check that
+//! the interleaved results are the separate ones. The measured verdict is in
+//! `doc/benchmarks.md` (issue 39, part 3).
+
+use super::lane_field::LaneField;
+use super::point::Jac8;
+use crate::secp256k1::field::{FieldElement as Fe, FieldMul};
+use crate::secp256k1::group::Jacobian;
+
+/// How a run issues the two kinds of doubling (see [`run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The lane doubling alone.
+    Lanes,
+    /// The K scalar doublings alone.
+    Scalar,
+    /// The lane doubling, then the K scalar doublings: a coarse block each.
+    Block,
+    /// Both, step by step: the lane doubling's i-th product, then the i-th step of each
+    /// scalar doubling.
+    Interleaved,
+}
+
+/// One scalar-core doubling of a Jacobian point not at infinity, in seven steps of one
+/// field operation each: the formula of `Jacobian::double_with` (3M + 4S, M = 3X²,
+/// 4T = 4X·Y², X₃ = M² − 8T, Y₃ = M(4T − X₃) − 8Y⁴, Z₃ = 2YZ). Steps run in order; each
+/// reads only what the earlier ones wrote.
+#[derive(Clone, Copy)]
+pub(crate) struct ScalarDoubling<M: FieldMul> {
+    m: M,
+    p: Jacobian,
+    mm: Fe,
+    s: Fe,
+    t4: Fe,
+    s8: Fe,
+    x3: Fe,
+    y3: Fe,
+    z3: Fe,
+}
+
+impl<M: FieldMul> ScalarDoubling<M> {
+    /// Steps in a doubling.
+    pub const STEPS: usize = 7;
+
+    #[inline(always)]
+    pub fn new(m: M, p: Jacobian) -> Self {
+        Self {
+            m,
+            p,
+            mm: Fe::ZERO,
+            s: Fe::ZERO,
+            t4: Fe::ZERO,
+            s8: Fe::ZERO,
+            x3: Fe::ZERO,
+            y3: Fe::ZERO,
+            z3: Fe::ZERO,
+        }
+    }
+
+    /// Step `i` (0 ≤ i < 7; any other `i` does nothing). Inlined with a constant `i`, the
+    /// match folds to the one operation.
+    #[inline(always)]
+    pub fn step(&mut self, i: usize) {
+        let m = self.m;
+        match i {
+            0 => self.mm = m.sqr_scaled::<3>(&self.p.x),
+            1 => self.s = m.sqr(&self.p.y),
+            2 => self.t4 = m.mul_scaled::<4>(&self.p.x, &self.s),
+            3 => self.x3 = m.sqr_sub(&self.mm, &self.t4.dbl()),
+            4 => self.s8 = m.sqr_scaled::<8>(&self.s),
+            5 => self.y3 = m.mul_sub(&self.mm, &self.t4.sub(&self.x3), &self.s8),
+            6 => self.z3 = m.mul_scaled::<2>(&self.p.y, &self.p.z),
+            _ => {}
+        }
+    }
+
+    /// The doubled point, once the seven steps have run.
+    #[inline(always)]
+    pub fn finish(&self) -> Jacobian {
+        Jacobian {
+            x: self.x3,
+            y: self.y3,
+            z: self.z3,
+            infinity: false,
+        }
+    }
+}
+
+/// One doubling of `lanes` and of each of `scalar` (none at infinity), issued as `mode`
+/// says.
+#[inline(always)]
+pub(crate) fn double<F: LaneField, M: FieldMul, const K: usize>(
+    mode: Mode,
+    m: M,
+    lanes: &mut Jac8<F>,
+    scalar: &mut [Jacobian; K],
+) {
+    let mut steps = scalar.map(|p| ScalarDoubling::new(m, p));
+    let all_steps = |steps: &mut [ScalarDoubling<M>; K]| {
+        for i in 0..ScalarDoubling::<M>::STEPS {
+            for s in steps.iter_mut() {
+                s.step(i);
+            }
+        }
+    };
+    match mode {
+        Mode::Lanes => *lanes = lanes.double(),
+        Mode::Scalar => all_steps(&mut steps),
+        Mode::Block => {
+            *lanes = lanes.double();
+            all_steps(&mut steps);
+        }
+        Mode::Interleaved => {
+            *lanes = lanes.double_beside(|i| {
+                for s in steps.iter_mut() {
+                    s.step(i);
+                }
+            })
+        }
+    }
+    if mode != Mode::Lanes {
+        *scalar = steps.map(|s| s.finish());
+    }
+}
+
+/// `iters` chained doublings of `lanes` and `scalar` (see [`double`]); the mode is a
+/// constant inside the loop.
+#[inline(always)]
+pub(crate) fn run<F: LaneField, M: FieldMul, const K: usize>(
+    mode: Mode,
+    m: M,
+    lanes: &mut Jac8<F>,
+    scalar: &mut [Jacobian; K],
+    iters: u64,
+) {
+    macro_rules! loop_in {
+        ($mode:expr) => {
+            for _ in 0..iters {
+                double::<F, M, K>($mode, m, lanes, scalar);
+            }
+        };
+    }
+    match mode {
+        Mode::Lanes => loop_in!(Mode::Lanes),
+        Mode::Scalar => loop_in!(Mode::Scalar),
+        Mode::Block => loop_in!(Mode::Block),
+        Mode::Interleaved => loop_in!(Mode::Interleaved),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lanes::LANES;
+    use crate::lanes::field::Fe8;
+    use crate::lanes::field29::Fe29;
+    use crate::lanes::point::tests::{points, same};
+    use crate::lanes::portable::Portable;
+    use crate::secp256k1::field::Portable as PortableMul;
+
+    /// Every mode gives the doublings of the scalar core's `Jacobian::double`, on lanes and
+    /// scalar points alike, over several chained iterations and both lane fields.
+    #[test]
+    fn every_mode_doubles_as_the_scalar_core() {
+        check::<Fe8<Portable>>();
+        check::<Fe29<Portable>>();
+    }
+
+    fn check<F: LaneField>() {
+        for seed in 0..6u64 {
+            let lane_pts: [Jacobian; LANES] = points(seed).map(|a| a.to_jacobian().double());
+            let scalar_pts: [Jacobian; 2] = {
+                let p = points(seed + 50);
+                [p[0].to_jacobian().double(), p[1].to_jacobian()]
+            };
+            let iters = 1 + seed % 3;
+            let mut want_lanes = lane_pts;
+            let mut want_scalar = scalar_pts;
+            for _ in 0..iters {
+                want_lanes = want_lanes.map(|p| p.double());
+                want_scalar = want_scalar.map(|p| p.double());
+            }
+            for mode in [Mode::Lanes, Mode::Scalar, Mode::Block, Mode::Interleaved] {
+                let mut lanes = Jac8::<F> {
+                    x: F::from_lanes(&lane_pts.map(|j| j.x)),
+                    y: F::from_lanes(&lane_pts.map(|j| j.y)),
+                    z: F::from_lanes(&lane_pts.map(|j| j.z)),
+                };
+                let mut scalar = scalar_pts;
+                run(mode, PortableMul, &mut lanes, &mut scalar, iters);
+                let got = crate::lanes::point::tests::jac_to_affine(&lanes);
+                let lanes_moved = mode != Mode::Scalar;
+                for i in 0..LANES {
+                    let want = if lanes_moved {
+                        want_lanes[i]
+                    } else {
+                        lane_pts[i]
+                    };
+                    assert!(same(&got[i], &want.to_affine()), "{mode:?} lane {i}");
+                }
+                for (j, p) in scalar.iter().enumerate() {
+                    let want = if mode != Mode::Lanes {
+                        want_scalar[j]
+                    } else {
+                        scalar_pts[j]
+                    };
+                    assert!(
+                        same(&p.to_affine(), &want.to_affine()),
+                        "{mode:?} scalar {j}"
+                    );
+                }
+            }
+        }
+    }
+}
