@@ -162,17 +162,7 @@ pub mod hybrid {
     }
 
     /// The modes of [`double_loop`].
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Mode {
-        /// The lane doubling alone.
-        Lanes = 0,
-        /// The scalar doublings alone.
-        Scalar = 1,
-        /// The lane doubling, then the scalar ones.
-        Block = 2,
-        /// Both, a field operation at a time.
-        Interleaved = 3,
-    }
+    pub use crate::lanes::hybrid::Mode;
 
     /// The points a run starts from: lane i holds 2^(i+1)·G and scalar point j
     /// 2^(j+9)·G, as Jacobian coordinates with Z ≠ 1 (words as the loop entries take
@@ -213,14 +203,11 @@ pub mod hybrid {
         scalar: &mut [u64; 24],
         iters: u64,
     ) -> bool {
-        let native = crate::dispatch::avx512_native().is_some();
-        let f = std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw");
         let ok = crate::dispatch::has_bmi2_adx()
             && (1..=2).contains(&k)
             && match engine {
-                Engine::Ifma => native,
-                Engine::Avx512F => f,
+                Engine::Ifma => crate::dispatch::avx512_native().is_some(),
+                Engine::Avx512F => crate::dispatch::avx512f_native().is_some(),
             };
         if !ok {
             return false;

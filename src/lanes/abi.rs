@@ -444,11 +444,7 @@ unsafe fn hybrid_double<F: LaneField<B = B>, const K: usize>(
     }
 }
 
-/// The modes of the hybrid loop entries, by number: 0 the lane doubling alone, 1 the
-/// scalar doublings alone, 2 the two as coarse blocks, 3 interleaved by field operation.
-const MODES: [Mode; 4] = [Mode::Lanes, Mode::Scalar, Mode::Block, Mode::Interleaved];
-
-/// The body of both loop entries: `mode` by number ([`MODES`]) and `k` (1 or 2) checked,
+/// The body of both loop entries: `mode` by number ([`Mode::ALL`]) and `k` (1 or 2) checked,
 /// then [`hybrid_double`]; other values do nothing.
 #[inline(always)]
 unsafe fn hybrid_loop<F: LaneField<B = B>>(
@@ -458,7 +454,7 @@ unsafe fn hybrid_loop<F: LaneField<B = B>>(
     iters: u64,
     mode: u64,
 ) {
-    let Some(&mode) = MODES.get(mode as usize) else {
+    let Some(&mode) = Mode::ALL.get(mode as usize) else {
         return;
     };
     // SAFETY: the caller's contract, passed on.
@@ -472,7 +468,7 @@ unsafe fn hybrid_loop<F: LaneField<B = B>>(
 }
 
 /// `iters` chained doublings of eight lanes (5×52 on IFMA) and of `k` (1 or 2) points on
-/// the scalar core's MULX/ADX multiply, in mode `mode` (0 to 3: [`MODES`]); see
+/// the scalar core's MULX/ADX multiply, in mode `mode` (0 to 3: [`Mode::ALL`]); see
 /// [`hybrid_double`] for the buffers. Other `k` or `mode` do nothing.
 ///
 /// # Safety

@@ -19,18 +19,24 @@ use super::point::Jac8;
 use crate::secp256k1::field::{FieldElement as Fe, FieldMul};
 use crate::secp256k1::group::Jacobian;
 
-/// How a run issues the two kinds of doubling (see [`run`]).
+/// How a run issues the two kinds of doubling (see [`run`]). The C-ABI entries take it as
+/// its index in [`Mode::ALL`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// The lane doubling alone.
-    Lanes,
+    Lanes = 0,
     /// The K scalar doublings alone.
-    Scalar,
+    Scalar = 1,
     /// The lane doubling, then the K scalar doublings: a coarse block each.
-    Block,
+    Block = 2,
     /// Both, step by step: the lane doubling's i-th product, then the i-th step of each
     /// scalar doubling.
-    Interleaved,
+    Interleaved = 3,
+}
+
+impl Mode {
+    /// Every mode, each at the index of its number (`mode as u64`, as the C ABI takes it).
+    pub const ALL: [Mode; 4] = [Mode::Lanes, Mode::Scalar, Mode::Block, Mode::Interleaved];
 }
 
 /// One scalar-core doubling of a Jacobian point not at infinity, in seven steps of one
@@ -108,12 +114,10 @@ pub(crate) fn double<F: LaneField, M: FieldMul, const K: usize>(
     scalar: &mut [Jacobian; K],
 ) {
     let mut steps = scalar.map(|p| ScalarDoubling::new(m, p));
+    // Step i of every scalar doubling.
+    let step_all = |steps: &mut [ScalarDoubling<M>; K], i| steps.iter_mut().for_each(|s| s.step(i));
     let all_steps = |steps: &mut [ScalarDoubling<M>; K]| {
-        for i in 0..ScalarDoubling::<M>::STEPS {
-            for s in steps.iter_mut() {
-                s.step(i);
-            }
-        }
+        (0..ScalarDoubling::<M>::STEPS).for_each(|i| step_all(steps, i))
     };
     match mode {
         Mode::Lanes => *lanes = lanes.double(),
@@ -122,13 +126,7 @@ pub(crate) fn double<F: LaneField, M: FieldMul, const K: usize>(
             *lanes = lanes.double();
             all_steps(&mut steps);
         }
-        Mode::Interleaved => {
-            *lanes = lanes.double_beside(|i| {
-                for s in steps.iter_mut() {
-                    s.step(i);
-                }
-            })
-        }
+        Mode::Interleaved => *lanes = lanes.double_beside(|i| step_all(&mut steps, i)),
     }
     if mode != Mode::Lanes {
         *scalar = steps.map(|s| s.finish());
@@ -178,6 +176,14 @@ mod tests {
         check::<Fe29<Portable>>();
     }
 
+    /// A mode's number is its index in `Mode::ALL`, the C ABI's decoding.
+    #[test]
+    fn mode_numbers_index_all() {
+        for (i, m) in Mode::ALL.into_iter().enumerate() {
+            assert_eq!(m as usize, i, "{m:?}");
+        }
+    }
+
     fn check<F: LaneField>() {
         for seed in 0..6u64 {
             let lane_pts: [Jacobian; LANES] = points(seed).map(|a| a.to_jacobian().double());
@@ -192,7 +198,7 @@ mod tests {
                 want_lanes = want_lanes.map(|p| p.double());
                 want_scalar = want_scalar.map(|p| p.double());
             }
-            for mode in [Mode::Lanes, Mode::Scalar, Mode::Block, Mode::Interleaved] {
+            for mode in Mode::ALL {
                 let mut lanes = Jac8::<F> {
                     x: F::from_lanes(&lane_pts.map(|j| j.x)),
                     y: F::from_lanes(&lane_pts.map(|j| j.y)),
