@@ -1,13 +1,14 @@
 //! Arbitrary bytes split into (hash, r ‖ s ‖ v) pairs of 97 bytes → every batch path
-//! (`internals::BatchPath`, each variant) and `recover_addresses_batch` (on the first eight, cycled), each against
-//! `recover_address` on every pair.
+//! (`internals::BatchPath`, each variant) and `recover_addresses_batch` (on the first eight,
+//! cycled), each against the strict reference model (libsecp256k1 and k256, the exact
+//! error included) on every pair.
 //!
 //! The v byte is mapped so that most lanes can recover: 0x00..=0x3f → 0/1,
 //! 0x40..=0x7f → 27/28, 0x80..=0xff kept as is (an invalid v).
 
 #![no_main]
 
-use asmcrypto_testkit::{check_paths, paths, scalar_core};
+use asmcrypto_testkit::{Reference, check_paths, paths};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -23,7 +24,11 @@ fuzz_target!(|data: &[u8]| {
             (c[..32].try_into().unwrap(), sig)
         })
         .collect();
-    let want = scalar_core(&inputs);
+    let mut model = Reference::strict();
+    let want: Vec<_> = inputs
+        .iter()
+        .map(|(hash, sig)| model.recover_address(hash, sig))
+        .collect();
     let every = paths::every();
     check_paths(&every, &inputs, &want, "fuzz input");
     if !inputs.is_empty() {

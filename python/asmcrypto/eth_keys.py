@@ -18,21 +18,39 @@ For eth-keys' own API, a backend can also be given directly::
     from eth_keys import KeyAPI
     keys = KeyAPI(backend="asmcrypto.eth_keys.AsmcryptoECCBackend")  # or an instance
 
+That reaches ``keys.ecdsa_sign``, ``keys.ecdsa_recover`` and the other methods of ``keys``,
+not the key objects: ``keys.PrivateKey(...)`` is eth-keys' ``PrivateKey`` class, which
+takes eth-keys' default backend (``ECC_BACKEND_CLASS``) unless given one, as in
+``PrivateKey(secret, backend=AsmcryptoECCBackend())``.
+
 A signature that cannot be recovered raises ``eth_keys.exceptions.BadSignature`` (as
 the coincurve backend does), chained to asmcrypto's own exception, which says why.
 """
 
 from __future__ import annotations
 
-from eth_keys.backends.base import BaseECCBackend
-from eth_keys.datatypes import (
-    BaseSignature,
-    NonRecoverableSignature,
-    PrivateKey,
-    PublicKey,
-    Signature,
-)
-from eth_keys.exceptions import BadSignature
+try:
+    from eth_keys.backends.base import BaseECCBackend
+    from eth_keys.datatypes import (
+        BaseSignature,
+        NonRecoverableSignature,
+        PrivateKey,
+        PublicKey,
+        Signature,
+    )
+    from eth_keys.exceptions import BadSignature
+    from eth_keys.utils.module_loading import import_string
+except ModuleNotFoundError as exc:
+    # eth-keys itself missing (not a module that an installed eth-keys fails to find,
+    # whose own message is the right one): say what to install.
+    if (exc.name or "").partition(".")[0] != "eth_keys":
+        raise
+    raise ModuleNotFoundError(
+        "asmcrypto.eth_keys is a backend for eth-keys, which is not installed: "
+        "pip install eth-keys (or asmcrypto with its extra, asmcrypto[eth-keys]; "
+        'from a checkout: pip install "./python[eth-keys]")',
+        name="eth_keys",
+    ) from exc
 
 from ._asmcrypto import recover_public_key
 
@@ -54,25 +72,97 @@ def _default_wrapped() -> BaseECCBackend:
     return _default
 
 
+_ACCEPTED = (
+    "expected an eth-keys backend: an instance of a subclass of "
+    "eth_keys.backends.BaseECCBackend, such a class, or the dotted import path of such a "
+    "class as a str (e.g. 'eth_keys.backends.NativeECCBackend'), or None for the default"
+)
+
+
+def _resolve_wrapped(wrapped: object) -> BaseECCBackend:
+    """The backend instance that ``wrapped`` stands for, resolved as eth-keys resolves its
+    own backend argument (``KeyAPI(backend=...)``, ``ECC_BACKEND_CLASS``): a dotted path
+    is imported with eth-keys' ``import_string``, a class instantiated. Anything that does
+    not lead to a backend instance raises here, naming the argument."""
+    if isinstance(wrapped, str):
+        path = wrapped
+        # eth-keys' import_string takes "module.attribute"; a relative or otherwise
+        # malformed path would fail inside importlib with a message that names neither.
+        if len(path.split(".")) < 2 or not all(part.isidentifier() for part in path.split(".")):
+            raise ImportError(f"wrapped: {path!r} is not a dotted import path; {_ACCEPTED}")
+        try:
+            wrapped = import_string(path)
+        except ImportError as exc:
+            raise ImportError(
+                f"wrapped: cannot import {path!r} ({exc}); {_ACCEPTED}", name=exc.name
+            ) from exc
+        if not (isinstance(wrapped, type) and issubclass(wrapped, BaseECCBackend)):
+            # Not called: a path names a backend class, nothing else is run.
+            raise TypeError(
+                f"wrapped: {path!r} is {_describe(wrapped)}, not an eth-keys backend class; "
+                f"{_ACCEPTED}"
+            )
+    if isinstance(wrapped, type):
+        if not issubclass(wrapped, BaseECCBackend):
+            raise TypeError(
+                f"wrapped: got {_describe(wrapped)}, not an eth-keys backend class; {_ACCEPTED}"
+            )
+        wrapped = wrapped()
+    if not isinstance(wrapped, BaseECCBackend):
+        raise TypeError(f"wrapped: got {_describe(wrapped)}; {_ACCEPTED}")
+    # An asmcrypto backend stands for the one it wraps: one level of wrapping, never a
+    # chain, so that signing reaches a backend that signs.
+    seen: list[AsmcryptoECCBackend] = []
+    while isinstance(wrapped, AsmcryptoECCBackend):
+        if any(wrapped is other for other in seen):
+            raise ValueError(
+                "wrapped: an AsmcryptoECCBackend that wraps itself (its wrapped backend "
+                f"leads back to it); {_ACCEPTED}"
+            )
+        seen.append(wrapped)
+        inner = getattr(wrapped, "wrapped", None)
+        if not isinstance(inner, BaseECCBackend):
+            raise TypeError(
+                f"wrapped: an AsmcryptoECCBackend whose own wrapped backend is "
+                f"{_describe(inner)}; {_ACCEPTED}"
+            )
+        wrapped = inner
+    if type(wrapped) is BaseECCBackend:
+        raise TypeError(
+            "wrapped: eth_keys.backends.BaseECCBackend itself is the interface, which "
+            f"implements nothing; {_ACCEPTED}"
+        )
+    return wrapped
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, type):
+        return f"the class {value.__module__}.{value.__qualname__}"
+    return f"an object of type {type(value).__module__}.{type(value).__qualname__}"
+
+
 class AsmcryptoECCBackend(BaseECCBackend):
     """eth-keys backend: recovery on asmcrypto, everything else on ``wrapped``.
 
-    ``wrapped`` is a backend instance or class; by default coincurve's backend when
-    coincurve is installed, else eth-keys' native one. The keys and signatures this
-    backend hands out (from signing and key conversion) carry this backend, so that their
-    own recovery calls come back here.
+    ``wrapped`` is taken as eth-keys takes a backend: an instance, a class (instantiated
+    here) or the dotted import path of a class as a str (imported and instantiated here,
+    e.g. ``"eth_keys.backends.NativeECCBackend"``). By default it is coincurve's backend
+    when coincurve is installed, else eth-keys' native one; an ``AsmcryptoECCBackend``
+    given stands for the backend it wraps. Anything else raises here (``TypeError`` for
+    what is not a backend, ``ImportError`` for a path that does not import,
+    ``ValueError`` for an ``AsmcryptoECCBackend`` that wraps itself), not at the first
+    signature.
+
+    The keys and signatures this backend hands out (from signing and key conversion)
+    carry this backend, so that their own recovery calls come back here.
     """
 
     wrapped: BaseECCBackend
 
-    def __init__(self, wrapped: BaseECCBackend | type[BaseECCBackend] | None = None) -> None:
-        if wrapped is None:
-            wrapped = _default_wrapped()
-        elif isinstance(wrapped, type):
-            wrapped = wrapped()
-        if isinstance(wrapped, AsmcryptoECCBackend):
-            wrapped = wrapped.wrapped
-        self.wrapped = wrapped
+    def __init__(
+        self, wrapped: BaseECCBackend | type[BaseECCBackend] | str | None = None
+    ) -> None:
+        self.wrapped = _default_wrapped() if wrapped is None else _resolve_wrapped(wrapped)
         super().__init__()
 
     def __repr__(self) -> str:

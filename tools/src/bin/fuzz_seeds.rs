@@ -1,0 +1,171 @@
+//! The fuzz targets' seed corpus, `fuzz/seeds/<target>/`: the published vectors and the
+//! crafted cases of the shared test support, in each target's input format.
+//!
+//! - `recover` (hash ‖ r ‖ s ‖ v, 97 bytes): the real transactions' signing tuples, and
+//!   every hostile kind of the soak's generator (valid and high-s signatures, special
+//!   values, every v, recovery ids 2 and 3, keys at infinity, r not an x-coordinate, r or
+//!   s out of range, u₁ and u₂ at the edges of the recodings);
+//! - `precompile` (any bytes): the published precompile vectors, and the generator's
+//!   precompile inputs (dirty v words, cut and padded lengths);
+//! - `batch` (97-byte pairs): the real tuples in runs of 1, 7, 8, 9, 16, 17 and 64 pairs,
+//!   and the hostile kinds mixed into runs of 8 and 9 (v bytes chosen so that the target's
+//!   v mapping gives the tuple's own v back);
+//! - `keccak` (any bytes): lengths around the rate (135–137, 271–273 bytes), the empty
+//!   input, and raw signed transactions of every type.
+//!
+//! `cargo run --release -p asmcrypto-tools --bin fuzz_seeds` writes them (deterministic: the
+//! same files on every run); `-- --check` compares the checked-in files with what it would
+//! write and exits 1 on any difference.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use asmcrypto_testkit::hostile::{Generator, Kind};
+use asmcrypto_testkit::rng::SplitMix64;
+use asmcrypto_testkit::samples::{precompile_vectors, raw_txs, tx_senders};
+use asmcrypto_testkit::sig::Signed;
+
+/// Target → file name → contents.
+type Corpus = BTreeMap<&'static str, BTreeMap<String, Vec<u8>>>;
+
+fn pair(s: &Signed) -> Vec<u8> {
+    let mut out = s.0.to_vec();
+    out.extend_from_slice(&s.1);
+    out
+}
+
+/// The batch target maps v bytes 0x00–0x3f to 0/1 and 0x40–0x7f to 27/28 and keeps the rest:
+/// 0, 1, 27 and 28 written as the target reads them back, so a pair means what it says.
+fn batch_pair(s: &Signed) -> Vec<u8> {
+    let mut out = pair(s);
+    out[96] = match s.1[64] {
+        v @ (0 | 1) => v,
+        v @ (27 | 28) => 0x40 + (v - 27),
+        v if v >= 0x80 => v,
+        // Another invalid v (2..=26, 29..=0x7f) becomes an invalid one the target keeps.
+        v => 0x80 | v,
+    };
+    out
+}
+
+fn corpus() -> Corpus {
+    let mut c = Corpus::new();
+    let txs = tx_senders();
+    let vectors = precompile_vectors();
+    // Four cases of each hostile kind, and 64 of the generator's own mix.
+    let hostile: Vec<_> = Kind::ALL
+        .iter()
+        .flat_map(|&k| {
+            Generator::new(0x5eed_f022 ^ k.index() as u64)
+                .only(k)
+                .generate(4)
+        })
+        .collect();
+    let mixed = Generator::new(0x5eed_f022).generate(64);
+
+    let recover = c.entry("recover").or_default();
+    for (i, t) in txs.iter().enumerate() {
+        recover.insert(format!("tx-{i:03}"), pair(&t.signed()));
+    }
+    for (i, h) in hostile.iter().enumerate() {
+        recover.insert(format!("{}-{i:03}", h.kind.key()), pair(&h.signed()));
+    }
+
+    let precompile = c.entry("precompile").or_default();
+    for (i, v) in vectors.iter().enumerate() {
+        precompile.insert(format!("vector-{i:03}"), v.input.clone());
+    }
+    for (i, h) in hostile.iter().chain(&mixed).enumerate() {
+        precompile.insert(format!("{}-{i:03}", h.kind.key()), h.pre.clone());
+    }
+
+    let batch = c.entry("batch").or_default();
+    let signed: Vec<Signed> = txs.iter().map(|t| t.signed()).collect();
+    let mut at = 0;
+    for len in [1, 7, 8, 9, 16, 17, 64] {
+        let run: Vec<u8> = (0..len)
+            .flat_map(|j| batch_pair(&signed[(at + j) % signed.len()]))
+            .collect();
+        batch.insert(format!("tx-run-{len:02}"), run);
+        at += len;
+    }
+    let mut rng = SplitMix64(0xba7c);
+    for (i, chunk) in mixed.chunks(8).enumerate() {
+        let mut run: Vec<u8> = chunk.iter().flat_map(|h| batch_pair(&h.signed())).collect();
+        batch.insert(format!("mixed-8-{i}"), run.clone());
+        // A ninth pair: the group of 8 and a remainder of one.
+        run.extend(batch_pair(&signed[rng.index(signed.len())]));
+        batch.insert(format!("mixed-9-{i}"), run);
+    }
+
+    let keccak = c.entry("keccak").or_default();
+    let mut rng = SplitMix64(0x4ecc);
+    for len in [
+        0usize, 1, 31, 32, 33, 64, 135, 136, 137, 271, 272, 273, 1000,
+    ] {
+        let bytes: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+        keccak.insert(format!("len-{len:04}"), bytes);
+    }
+    let raw = raw_txs();
+    let mut types_seen = std::collections::BTreeSet::new();
+    for t in &raw {
+        if types_seen.insert(t.tx_type) {
+            keccak.insert(format!("raw-tx-type-{}", t.tx_type), t.raw.clone());
+        }
+    }
+    c
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds")
+}
+
+fn main() -> ExitCode {
+    let check = std::env::args().any(|a| a == "--check");
+    let c = corpus();
+    let root = root();
+    let mut differences = 0;
+    for (target, files) in &c {
+        let dir = root.join(target);
+        if check {
+            let on_disk: BTreeMap<String, Vec<u8>> = std::fs::read_dir(&dir)
+                .map(|d| {
+                    d.filter_map(Result::ok)
+                        .map(|e| {
+                            let name = e.file_name().to_string_lossy().into_owned();
+                            (name, std::fs::read(e.path()).unwrap_or_default())
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            for (name, bytes) in files {
+                if on_disk.get(name) != Some(bytes) {
+                    eprintln!("fuzz/seeds/{target}/{name}: missing or different");
+                    differences += 1;
+                }
+            }
+            for name in on_disk.keys().filter(|n| !files.contains_key(*n)) {
+                eprintln!("fuzz/seeds/{target}/{name}: not generated here");
+                differences += 1;
+            }
+        } else {
+            if dir.exists() {
+                std::fs::remove_dir_all(&dir).expect("remove the old seeds");
+            }
+            std::fs::create_dir_all(&dir).expect("create the seed directory");
+            for (name, bytes) in files {
+                std::fs::write(dir.join(name), bytes).expect("write a seed");
+            }
+        }
+        let total: usize = files.values().map(Vec::len).sum();
+        println!("{target}: {} seeds, {total} bytes", files.len());
+    }
+    if differences > 0 {
+        eprintln!(
+            "{differences} difference(s): run `cargo run --release -p asmcrypto-tools --bin fuzz_seeds`"
+        );
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
