@@ -5,7 +5,8 @@
   ``asmcrypto.eth_keys.recover_public_key``, the one call through which
   ``AsmcryptoECCBackend`` recovers, and writes the count at the end of the session
   (a file per process), so that the runner can show that a suite's recoveries ran on asmcrypto;
-- the tests that failed, each with the last line of its report, as JSON.
+- the tests that failed, each with where it failed (setup, call, teardown) and the
+  exception's message, as JSON.
 """
 
 from __future__ import annotations
@@ -32,9 +33,16 @@ asmcrypto.eth_keys.recover_public_key = _counting
 
 
 def pytest_runtest_logreport(report: Any) -> None:
-    if report.failed:
-        lines = str(report.longrepr).strip().splitlines()
-        _failed[report.nodeid] = lines[-1] if lines else report.when
+    # The first failure of a test (its setup, call or teardown) with its message.
+    if report.failed and report.nodeid not in _failed:
+        crash = getattr(report.longrepr, "reprcrash", None)
+        if crash is not None:
+            where = os.path.relpath(crash.path) if os.path.isabs(crash.path) else crash.path
+            why = f"{where}:{crash.lineno}: {crash.message}"
+        else:
+            lines = str(report.longrepr).strip().splitlines()
+            why = lines[-1] if lines else ""
+        _failed[report.nodeid] = f"{report.when}: {why}"
 
 
 def pytest_sessionfinish(session: Any, exitstatus: int) -> None:

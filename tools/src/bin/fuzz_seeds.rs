@@ -4,18 +4,23 @@
 //! - `recover` (hash ‖ r ‖ s ‖ v, 97 bytes): the real transactions' signing tuples, and
 //!   every hostile kind of the soak's generator (valid and high-s signatures, special
 //!   values, every v, recovery ids 2 and 3, keys at infinity, r not an x-coordinate, r or
-//!   s out of range, u₁ and u₂ at the edges of the recodings);
+//!   s out of range, u₁ and u₂ at the edges of the recodings), each with its v byte and,
+//!   where the case's libsecp256k1 recovery id is another byte (ids 2 and 3 among them),
+//!   once more with that byte as v (the target passes the v byte to `ecrecover*` as the
+//!   recovery id);
 //! - `precompile` (any bytes): the published precompile vectors, and the generator's
 //!   precompile inputs (dirty v words, cut and padded lengths);
 //! - `batch` (97-byte pairs): the real tuples in runs of 1, 7, 8, 9, 16, 17 and 64 pairs,
-//!   and the hostile kinds mixed into runs of 8 and 9 (v bytes chosen so that the target's
-//!   v mapping gives the tuple's own v back);
+//!   and the hostile kinds mixed into runs of 8 and 9 (v bytes written so that the target's
+//!   v mapping gives back 0, 1, 27, 28 and the bytes from 0x80 on, and another invalid v
+//!   as an invalid byte from 0x80 on);
 //! - `keccak` (any bytes): lengths around the rate (135–137, 271–273 bytes), the empty
 //!   input, and raw signed transactions of every type.
 //!
 //! `cargo run --release -p asmcrypto-tools --bin fuzz_seeds` writes them (deterministic: the
-//! same files on every run); `-- --check` compares the checked-in files with what it would
-//! write and exits 1 on any difference.
+//! same files on every run, replacing each target's directory: an input worth keeping, such
+//! as a crash's, belongs in the generator); `-- --check` compares the checked-in files
+//! with what it would write and exits 1 on any difference.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -69,7 +74,13 @@ fn corpus() -> Corpus {
         recover.insert(format!("tx-{i:03}"), pair(&t.signed()));
     }
     for (i, h) in hostile.iter().enumerate() {
-        recover.insert(format!("{}-{i:03}", h.kind.key()), pair(&h.signed()));
+        let signed = h.signed();
+        recover.insert(format!("{}-{i:03}", h.kind.key()), pair(&signed));
+        if h.recid != signed.1[64] {
+            let mut with_recid = pair(&signed);
+            with_recid[96] = h.recid;
+            recover.insert(format!("{}-{i:03}-recid", h.kind.key()), with_recid);
+        }
     }
 
     let precompile = c.entry("precompile").or_default();
@@ -122,25 +133,34 @@ fn root() -> PathBuf {
 }
 
 fn main() -> ExitCode {
-    let check = std::env::args().any(|a| a == "--check");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let check = match args.as_slice() {
+        [] => false,
+        [a] if a == "--check" => true,
+        _ => {
+            eprintln!("usage: fuzz_seeds [--check]");
+            return ExitCode::FAILURE;
+        }
+    };
     let c = corpus();
     let root = root();
     let mut differences = 0;
     for (target, files) in &c {
         let dir = root.join(target);
         if check {
-            let on_disk: BTreeMap<String, Vec<u8>> = std::fs::read_dir(&dir)
+            // A file that cannot be read compares as different (None).
+            let on_disk: BTreeMap<String, Option<Vec<u8>>> = std::fs::read_dir(&dir)
                 .map(|d| {
                     d.filter_map(Result::ok)
                         .map(|e| {
                             let name = e.file_name().to_string_lossy().into_owned();
-                            (name, std::fs::read(e.path()).unwrap_or_default())
+                            (name, std::fs::read(e.path()).ok())
                         })
                         .collect()
                 })
                 .unwrap_or_default();
             for (name, bytes) in files {
-                if on_disk.get(name) != Some(bytes) {
+                if on_disk.get(name).and_then(Option::as_ref) != Some(bytes) {
                     eprintln!("fuzz/seeds/{target}/{name}: missing or different");
                     differences += 1;
                 }
@@ -160,6 +180,16 @@ fn main() -> ExitCode {
         }
         let total: usize = files.values().map(Vec::len).sum();
         println!("{target}: {} seeds, {total} bytes", files.len());
+    }
+    if check {
+        // A directory of a target the generator does not know.
+        for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !c.contains_key(name.as_str()) {
+                eprintln!("fuzz/seeds/{name}: not a target the generator writes");
+                differences += 1;
+            }
+        }
     }
     if differences > 0 {
         eprintln!(
