@@ -38,6 +38,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -56,30 +57,31 @@ ETH_KEYS_APPEND = (
 )
 
 
+def add_our_backend(root: Path) -> None:
+    """eth-keys' backend tests over our backend too: the line appended to their list."""
+    path = root / "tests" / "backends" / "test_backends.py"
+    text = path.read_text()
+    if text.count(ETH_KEYS_BACKENDS) != 1:
+        sys.exit(f"{path}: the backends list was not found as expected; update run.py")
+    path.write_text(text.replace(ETH_KEYS_BACKENDS, ETH_KEYS_BACKENDS + ETH_KEYS_APPEND))
+
+
 @dataclass
 class Suite:
     name: str
     paths: list[str]
-
-    def patch(self, root: Path) -> None:
-        if self.name != "eth-keys":
-            return
-        path = root / "tests" / "backends" / "test_backends.py"
-        text = path.read_text()
-        if text.count(ETH_KEYS_BACKENDS) != 1:
-            sys.exit(f"{path}: the backends list was not found as expected; update run.py")
-        path.write_text(text.replace(ETH_KEYS_BACKENDS, ETH_KEYS_BACKENDS + ETH_KEYS_APPEND))
+    # What is changed in the unpacked copy before its tests run, if anything.
+    patch: Callable[[Path], None] | None = None
 
 
 SUITES = [
-    Suite("eth-keys", ["tests"]),
+    Suite("eth-keys", ["tests"], add_our_backend),
     Suite("eth-account", ["tests/core"]),
 ]
 
 
-def fetch(name: str, into: Path) -> Path:
-    """The sdist of the installed version of `name`, unpacked; the directory."""
-    version = metadata.version(name)
+def fetch(name: str, version: str, into: Path) -> Path:
+    """The sdist of `name` at `version`, unpacked; the directory."""
     dest = into / name
     # --no-binary for this package only: its build requirements (for the sdist's metadata)
     # come as wheels.
@@ -104,7 +106,8 @@ def fetch(name: str, into: Path) -> Path:
 
 def run_pytest(root: Path, ids: list[str], backend: str) -> tuple[int, dict[str, str], int]:
     """pytest on `ids` in `root` with `backend` as eth-keys' default; the recoveries that
-    reached asmcrypto, the failed tests with their last lines, and pytest's status."""
+    reached asmcrypto, the failed tests with where and why each failed, and pytest's
+    status."""
     with tempfile.TemporaryDirectory() as out:
         env = dict(os.environ)
         env.update(
@@ -145,8 +148,9 @@ def main() -> int:
             version = metadata.version(suite.name)
             print(f"== {suite.name} {version}: its own tests ({' '.join(suite.paths)}) on {OURS}",
                   flush=True)
-            root = fetch(suite.name, Path(work))
-            suite.patch(root)
+            root = fetch(suite.name, version, Path(work))
+            if suite.patch:
+                suite.patch(root)
             start = time.monotonic()
             calls, failed, status = run_pytest(root, suite.paths, OURS)
             print(f"   {calls} recoveries reached asmcrypto; {len(failed)} failed; "

@@ -115,7 +115,7 @@ fn corpus() -> Corpus {
     for len in [
         0usize, 1, 31, 32, 33, 64, 135, 136, 137, 271, 272, 273, 1000,
     ] {
-        let bytes: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+        let bytes: Vec<u8> = (0..len).map(|_| rng.byte()).collect();
         keccak.insert(format!("len-{len:04}"), bytes);
     }
     let raw = raw_txs();
