@@ -1,9 +1,13 @@
-//! Generates the static ecmult tables: the odd multiples (2i+1)·B, i < 8192, of B = G and
-//! B = 2¹²⁸·G, as affine points (x then y, four little-endian 64-bit words each), written
-//! to OUT_DIR. The arithmetic is the crate's own field and group code, compiled in here.
+//! Generates the static ecmult tables: for secp256k1, the odd multiples (2i+1)·B, i < 8192,
+//! of B = G and B = 2¹²⁸·G, as affine points (x then y, four little-endian 64-bit words
+//! each); for P-256, the odd multiples of its G (`src/p256/tables/generate.rs`). They are
+//! written to OUT_DIR. The arithmetic is the crate's own field and group code, compiled in
+//! here.
 
 #![allow(dead_code)]
 
+#[path = "src/arith/mod.rs"]
+mod arith;
 #[path = "src/dispatch.rs"]
 mod dispatch;
 #[path = "src/secp256k1/field.rs"]
@@ -16,10 +20,10 @@ mod field_adx;
 mod field_arm64;
 #[path = "src/secp256k1/group.rs"]
 mod group;
-#[path = "src/secp256k1/modinv.rs"]
-mod modinv;
-#[path = "src/secp256k1/wide.rs"]
-mod wide;
+
+// P-256's table generator, which brings in P-256's field and group as its own children.
+#[path = "src/p256/tables/generate.rs"]
+mod p256_tables;
 
 use field::FieldElement;
 use group::{Affine, G, Jacobian};
@@ -38,8 +42,15 @@ fn main() {
         "src/secp256k1/field_adx.rs",
         "src/secp256k1/field_arm64.rs",
         "src/secp256k1/group.rs",
-        "src/secp256k1/modinv.rs",
+        "src/arith/modinv.rs",
+        "src/arith/wide.rs",
         "src/secp256k1/tables/layout.rs",
+        "src/arith/words.rs",
+        "src/p256/field.rs",
+        "src/p256/field_adx.rs",
+        "src/p256/group.rs",
+        "src/p256/tables/generate.rs",
+        "src/p256/tables/layout.rs",
     ] {
         println!("cargo:rerun-if-changed={f}");
     }
@@ -51,6 +62,11 @@ fn main() {
         g128 = g128.double();
     }
     write_table(&out.join("pre_g128.bin"), &g128.to_affine());
+    std::fs::write(
+        out.join("p256_pre_g.bin"),
+        p256_tables::odd_multiples_of_g(),
+    )
+    .expect("cannot write the P-256 table to OUT_DIR");
 }
 
 fn write_table(path: &Path, base: &Affine) {

@@ -19,7 +19,7 @@
 //! | **reth's sealed blocks**, one or many (feature `reth`) | [`adapters::reth::recover_block`], [`recover_blocks`](adapters::reth::recover_blocks) (all blocks' transactions in one batch) | reth's `RecoveredBlock`, or the block back in its error |
 //! | the EIP-7702 authorizations of a block (feature `alloy`) | [`adapters::alloy::recover_authorities`] | each authority, with alloy's errors |
 //! | **a host's hook**: alloy-consensus's `CryptoProvider` (feature `alloy`) | [`adapters::install_alloy_provider`], once at start-up | every `recover_signer()` runs here |
-//! | a host's hook: revm-precompile's `Crypto` (feature `revm`) | [`adapters::install_revm_crypto`], once at start-up | the `ecrecover` precompile runs here |
+//! | a host's hook: revm-precompile's `Crypto` (feature `revm`) | [`adapters::install_revm_crypto`], once at start-up | the `ecrecover` and `P256VERIFY` precompiles run here |
 //! | bytes to hash | [`keccak256`], [`Keccak256`] (incremental), [`keccak256_batch`] (eight at once) | Keccak-256 |
 //!
 //! [`backend`] and [`backend_details`] say which paths this CPU takes. Every recovery
@@ -59,6 +59,7 @@
 #[cfg(any(feature = "alloy", feature = "revm"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "alloy", feature = "revm"))))]
 pub mod adapters;
+mod arith;
 mod batch;
 // Unit tests at the recodings' and the field's boundaries (`tests/boundary.rs` runs the
 // same values through the public paths), and of the 8-lane field and scalars at their limb
@@ -73,17 +74,23 @@ mod keccak;
 #[cfg(test)]
 mod lane_bounds_tests;
 mod lanes;
+mod p256;
+mod p256verify;
 mod recover;
 mod secp256k1;
 #[cfg(any(test, feature = "emu"))]
 mod test_support;
 
+pub use batch::p256::p256_verify_batch;
 pub use batch::{
     MIN_THREAD_SHARE, recover_addresses, recover_addresses_batch, recover_addresses_on_threads,
 };
 pub use dispatch::{BackendDetails, backend, backend_details};
 pub use error::Error;
 pub use keccak::{Keccak256, keccak256, keccak256_batch};
+pub use p256verify::{
+    P256Error, P256VERIFY_INPUT_LEN, P256VERIFY_SUCCESS, p256_verify, p256verify_precompile,
+};
 pub use recover::{
     ecrecover, ecrecover_precompile, ecrecover_public_key, recover_address, recover_public_key,
 };

@@ -1,5 +1,6 @@
 // Package asmcrypto calls the asmcrypto C ABI (ffi/include/asmcrypto.h) through cgo:
-// Ethereum signature recovery and Keccak-256.
+// Ethereum signature recovery and Keccak-256, and P-256 (secp256r1) ECDSA verification
+// by the rules of the EVM's P256VERIFY (EIP-7951).
 //
 // RecoverPubkey has the semantics of go-ethereum's crypto/secp256k1.RecoverPubkey: the
 // same inputs, the same result, and errors with the same messages, checked in the same
@@ -16,9 +17,9 @@
 // library moves to another prefix, run `go clean -cache`: Go's build cache can keep the
 // link flags pkg-config gave for the old one.
 //
-// Every function is safe for concurrent use. RecoverAddresses runs long batches (at least
-// two chunks: 2 x 64 signatures) on a process-wide pool of worker threads (see the
-// header).
+// Every function is safe for concurrent use. RecoverAddresses and P256VerifyBatch run long
+// batches (at least two chunks: 2 x 64 signatures) on a process-wide pool of worker
+// threads (see the header).
 package asmcrypto
 
 /*
@@ -117,6 +118,91 @@ func EcrecoverPrecompile(input []byte) []byte {
 		return nil
 	}
 	return out
+}
+
+// The errors of P256Verify: one per check of EIP-7951 that can fail, with the messages of
+// the Rust crate's P256Error, and ErrInvalidKeyLen for a key that is not 64 bytes (a hash
+// that is not 32 bytes gives ErrInvalidMsgLen, a signature that is not 64 bytes
+// ErrInvalidSignatureLen).
+var (
+	ErrInvalidKeyLen               = errors.New("invalid public key length, need 64 bytes")
+	ErrP256InvalidR                = errors.New("signature r is zero or not below the P-256 group order")
+	ErrP256InvalidS                = errors.New("signature s is zero or not below the P-256 group order")
+	ErrP256KeyCoordinateOutOfRange = errors.New("public key coordinate is not below the P-256 field prime")
+	ErrP256KeyNotOnCurve           = errors.New("public key is not a point on P-256")
+	ErrP256Mismatch                = errors.New("signature does not match the hash and public key")
+	// ErrP256Failed is a failure that this version of the package does not name (a reason
+	// code added to the C library later); it never comes from this version's library.
+	ErrP256Failed = errors.New("p256 verification failed")
+)
+
+// P256Verify verifies a P-256 (secp256r1) ECDSA signature by the rules of the EVM's
+// P256VERIFY precompile (EIP-7951): hash is the 32-byte message hash (taken as an integer
+// as it stands, not truncated), sig is r (32) ‖ s (32) and key is qx (32) ‖ qy (32), all
+// big-endian (the uncompressed key without its 0x04 prefix). It returns nil for a valid
+// signature, else the error of the first check that failed, in EIP-7951's order:
+// ErrP256InvalidR, ErrP256InvalidS (r and s must be in [1, n-1]; high s is valid),
+// ErrP256KeyCoordinateOutOfRange (qx, qy below p), ErrP256KeyNotOnCurve, ErrP256Mismatch.
+// It returns nil exactly when P256VerifyPrecompile(hash ‖ sig ‖ key) is not nil.
+func P256Verify(hash, sig, key []byte) error {
+	if len(hash) != 32 {
+		return ErrInvalidMsgLen
+	}
+	if len(sig) != 64 {
+		return ErrInvalidSignatureLen
+	}
+	if len(key) != 64 {
+		return ErrInvalidKeyLen
+	}
+	var reason C.int
+	if C.asmcrypto_p256_verify(cbytes(hash), cbytes(sig), cbytes(key), &reason) == 1 {
+		return nil
+	}
+	switch reason {
+	case C.ASMCRYPTO_P256_INVALID_R:
+		return ErrP256InvalidR
+	case C.ASMCRYPTO_P256_INVALID_S:
+		return ErrP256InvalidS
+	case C.ASMCRYPTO_P256_KEY_COORDINATE_OUT_OF_RANGE:
+		return ErrP256KeyCoordinateOutOfRange
+	case C.ASMCRYPTO_P256_KEY_NOT_ON_CURVE:
+		return ErrP256KeyNotOnCurve
+	case C.ASMCRYPTO_P256_MISMATCH:
+		return ErrP256Mismatch
+	}
+	return ErrP256Failed
+}
+
+// P256VerifyPrecompile is the EVM precompile P256VERIFY at address 0x100 (EIP-7951): the
+// 32-byte output word (31 zero bytes, then 1) when input is exactly 160 bytes, hash ‖ r ‖
+// s ‖ qx ‖ qy, holding a valid signature; nil, the precompile's empty output, otherwise.
+func P256VerifyPrecompile(input []byte) []byte {
+	out := make([]byte, 32)
+	var in *C.uchar
+	if len(input) > 0 {
+		in = cbytes(input)
+	}
+	if C.asmcrypto_p256verify_precompile(in, C.size_t(len(input)), cbytes(out)) != 32 {
+		return nil
+	}
+	return out
+}
+
+// P256VerifyBatch verifies len(inputs) P256VERIFY inputs at once (each hash ‖ r ‖ s ‖
+// qx ‖ qy, 160 bytes): valid[i] reports whether P256VerifyPrecompile(inputs[i][:]) would
+// return the success word.
+func P256VerifyBatch(inputs [][160]byte) (valid []bool) {
+	n := len(inputs)
+	valid = make([]bool, n)
+	if n == 0 {
+		return valid
+	}
+	flags := make([]byte, n)
+	C.asmcrypto_p256_verify_batch(C.size_t(n), cbytes(inputs[0][:]), cbytes(flags))
+	for i, f := range flags {
+		valid[i] = f == 1
+	}
+	return valid
 }
 
 // Keccak256 is Ethereum's Keccak-256 of data.

@@ -1,6 +1,7 @@
 /*
  * asmcrypto.h: the C ABI of asmcrypto, fast Ethereum signature recovery
- * (secp256k1 ECDSA public-key recovery, then Keccak-256 of the key).
+ * (secp256k1 ECDSA public-key recovery, then Keccak-256 of the key), and the EVM's
+ * P256VERIFY (EIP-7951: secp256r1 / P-256 ECDSA verification).
  *
  * Installed with ffi/install.sh (libasmcrypto.so.0, libasmcrypto.a, asmcrypto.pc), link
  * with the shared library:
@@ -14,17 +15,19 @@
  * - No context object and no initialisation call. Every function is reentrant and
  *   thread-safe: any number of threads may call any of them at once. The only shared
  *   state is written once on first use (the CPU-feature detection behind
- *   asmcrypto_backend(), and the worker pool of asmcrypto_recover_addresses).
+ *   asmcrypto_backend(), and the worker pool of asmcrypto_recover_addresses and
+ *   asmcrypto_p256_verify_batch).
  * - Nothing is retained: no pointer is kept after the call returns.
  * - Sizes are in bytes. Buffers need no alignment.
  * - A NULL pointer, or a length whose buffer could not exist (its byte count overflows
  *   size_t or exceeds PTRDIFF_MAX), makes the function fail (return 0) without reading
  *   anything; it never crashes. A NULL input pointer with length 0 is the empty input.
+ *   (The one optional pointer: asmcrypto_p256_verify's reason_out may be NULL.)
  * - On failure a single-result function zero-fills its output buffer, if that is not NULL.
  * - No Rust panic and no unwinding ever crosses into the caller.
  * - Names starting with asmcrypto_ are reserved for this library.
- * - Everything runs in variable time: recovery handles only public data. Do not use this
- *   library for anything that involves secrets.
+ * - Everything runs in variable time: recovery and verification handle only public data.
+ *   Do not use this library for anything that involves secrets.
  * - Invalid signatures are ordinary inputs: r or s zero or >= n, r not the x-coordinate
  *   of a curve point, a key at infinity, a bad recovery id all return 0. High s
  *   (s > n/2) is accepted, as by libsecp256k1 and the EVM: the low-s rule of transactions
@@ -109,6 +112,71 @@ size_t asmcrypto_recover_addresses(size_t n, const unsigned char *msgs,
  */
 size_t asmcrypto_ecrecover_precompile(const unsigned char *input, size_t len,
                                       unsigned char out[32]);
+
+/*
+ * P-256 (secp256r1) ECDSA verification, by the rules of the EVM's P256VERIFY (EIP-7951),
+ * in its order of checks:
+ *   r and s in [1, n-1] (never reduced; high s is valid: no low-s rule), qx and qy below
+ *   p (never reduced), (qx, qy) on the curve (so not (0, 0), the encoding of infinity),
+ *   R' = (h * s^-1) G + (r * s^-1) Q not at infinity, and x(R') = r (mod n). The hash h
+ *   is taken as a 256-bit integer as it stands (no truncation; h >= n is allowed).
+ *
+ *   hash        32 bytes: the message hash h (big-endian).
+ *   sig         64 bytes: r (32, big-endian) || s (32, big-endian).
+ *   key         64 bytes: qx (32) || qy (32), big-endian: the uncompressed public key
+ *               without its 0x04 prefix.
+ *   reason_out  NULL, or one int: set to ASMCRYPTO_P256_OK for a valid signature, else to
+ *               the code of the first check that failed (below).
+ *
+ * Returns 1 if the signature is valid, 0 otherwise (a NULL hash, sig or key included:
+ * reason ASMCRYPTO_P256_FAILED). It returns 1 exactly when
+ * asmcrypto_p256verify_precompile of hash || sig || key returns 32. The return value is
+ * only ever 0 or 1, so that `if (asmcrypto_p256_verify(...))` means "valid"; the reason
+ * is a separate output. Later versions may add reason codes (for a check this one does
+ * not name): treat any code other than ASMCRYPTO_P256_OK as a failure.
+ */
+#define ASMCRYPTO_P256_OK 0                          /* valid */
+#define ASMCRYPTO_P256_INVALID_R 1                   /* r is 0 or >= n */
+#define ASMCRYPTO_P256_INVALID_S 2                   /* s is 0 or >= n */
+#define ASMCRYPTO_P256_KEY_COORDINATE_OUT_OF_RANGE 3 /* qx >= p or qy >= p */
+#define ASMCRYPTO_P256_KEY_NOT_ON_CURVE 4            /* not on P-256; (0, 0) included */
+#define ASMCRYPTO_P256_MISMATCH 5   /* well formed, but R' is at infinity or x(R') != r */
+#define ASMCRYPTO_P256_FAILED (-1)  /* a NULL hash, sig or key; an internal error */
+int asmcrypto_p256_verify(const unsigned char hash[32], const unsigned char sig[64],
+                          const unsigned char key[64], int *reason_out);
+
+/*
+ * The EVM precompile at address 0x100 (P256VERIFY, EIP-7951), byte for byte.
+ *
+ *   input  len bytes of call data: hash (32) || r (32) || s (32) || qx (32) || qy (32).
+ *          Any len other than exactly 160 fails (nothing is read then).
+ *   out    32 bytes: 31 zero bytes, then 1. May overlap input.
+ *
+ * Returns 32 (a valid signature: out filled) or 0: the precompile's empty output (any
+ * failure; out is then zero-filled, if not NULL).
+ */
+size_t asmcrypto_p256verify_precompile(const unsigned char *input, size_t len,
+                                       unsigned char out[32]);
+
+/*
+ * n P256VERIFY inputs at once, any n (0 included). Entry i (0 <= i < n) reads
+ * inputs[160i .. 160i+160] (hash || r || s || qx || qy, as asmcrypto_p256verify_precompile)
+ * and sets ok_out[i] to 1 if the signature is valid, else 0: exactly whether
+ * asmcrypto_p256verify_precompile(inputs + 160i, 160, ...) would return 32.
+ *
+ *   inputs  n * 160 bytes
+ *   ok_out  n bytes, each set to 1 or 0. Must not overlap inputs.
+ *
+ * Returns the number of valid entries (the number of 1s in ok_out). If n is 0, a pointer
+ * is NULL, or n * 160 overflows size_t or exceeds PTRDIFF_MAX, returns 0 and writes
+ * nothing.
+ *
+ * The fast path: the inversions are shared between signatures. Threads as for
+ * asmcrypto_recover_addresses: long inputs are spread over the same process-wide pool,
+ * shorter ones run on the calling thread.
+ */
+size_t asmcrypto_p256_verify_batch(size_t n, const unsigned char *inputs,
+                                   unsigned char *ok_out);
 
 /*
  * Keccak-256 (Ethereum's, with the original Keccak padding, not SHA3-256) of the len

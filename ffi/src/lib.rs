@@ -14,10 +14,10 @@ use std::ffi::{CStr, CString};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
-/// Signatures handed to `asmcrypto::recover_addresses` at a time by
-/// [`asmcrypto_recover_addresses`]: bounds the memory the call allocates (about 2.4 MB)
-/// whatever `n`, and is long enough for the `parallel` feature to give every core of a big
-/// machine several 256-signature tasks.
+/// Signatures handed to `asmcrypto::recover_addresses` (`asmcrypto::p256_verify_batch`)
+/// at a time by [`asmcrypto_recover_addresses`] ([`asmcrypto_p256_verify_batch`]): bounds
+/// the memory the call allocates (about 2.4 MB, 2.7 MB) whatever `n`, and is long enough
+/// for the `parallel` feature to give every core of a big machine several tasks.
 const BATCH_CHUNK: usize = 16384;
 
 /// Runs `f`, and returns `on_panic` if it panics instead of letting the panic unwind.
@@ -240,6 +240,146 @@ pub unsafe extern "C" fn asmcrypto_ecrecover_precompile(
     if ok { 32 } else { 0 }
 }
 
+/// `asmcrypto_p256_verify`'s reason for a valid signature (`asmcrypto.h`:
+/// `ASMCRYPTO_P256_OK`).
+const P256_OK: c_int = 0;
+/// r is zero or not below n (`ASMCRYPTO_P256_INVALID_R`).
+const P256_INVALID_R: c_int = 1;
+/// s is zero or not below n (`ASMCRYPTO_P256_INVALID_S`).
+const P256_INVALID_S: c_int = 2;
+/// qx or qy is not below p (`ASMCRYPTO_P256_KEY_COORDINATE_OUT_OF_RANGE`).
+const P256_KEY_COORDINATE_OUT_OF_RANGE: c_int = 3;
+/// The key is not a point of P-256 (`ASMCRYPTO_P256_KEY_NOT_ON_CURVE`).
+const P256_KEY_NOT_ON_CURVE: c_int = 4;
+/// The signature does not verify (`ASMCRYPTO_P256_MISMATCH`).
+const P256_MISMATCH: c_int = 5;
+/// No verdict (`ASMCRYPTO_P256_FAILED`): a NULL input pointer, or an internal error (a
+/// panic caught, a kind of `asmcrypto::P256Error` this version does not name).
+const P256_FAILED: c_int = -1;
+
+/// The reason code of a result of `asmcrypto::p256_verify`.
+fn p256_reason(result: Result<(), asmcrypto::P256Error>) -> c_int {
+    use asmcrypto::P256Error;
+    match result {
+        Ok(()) => P256_OK,
+        Err(P256Error::InvalidR) => P256_INVALID_R,
+        Err(P256Error::InvalidS) => P256_INVALID_S,
+        Err(P256Error::KeyCoordinateOutOfRange) => P256_KEY_COORDINATE_OUT_OF_RANGE,
+        Err(P256Error::KeyNotOnCurve) => P256_KEY_NOT_ON_CURVE,
+        Err(P256Error::Mismatch) => P256_MISMATCH,
+        // `P256Error` is non-exhaustive: a later kind is a failure without a name here.
+        Err(_) => P256_FAILED,
+    }
+}
+
+/// P-256 (secp256r1) ECDSA verification by EIP-7951's rules (`asmcrypto::p256_verify`):
+/// `hash` 32 bytes, `sig` = r ‖ s (64), `key` = qx ‖ qy (64), all big-endian. Returns 1
+/// if the signature is valid, 0 otherwise; writes the reason (`P256_OK` or the failed
+/// check's code, `P256_FAILED` for a NULL input) to `reason_out` unless it is NULL.
+///
+/// # Safety
+/// Each pointer is NULL or valid for its size (`hash`: 32 readable bytes, `sig` and `key`:
+/// 64 readable, `reason_out`: one writable `int`). The input buffers may overlap.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn asmcrypto_p256_verify(
+    hash: *const u8,
+    sig: *const u8,
+    key: *const u8,
+    reason_out: *mut c_int,
+) -> c_int {
+    let reason = if hash.is_null() || sig.is_null() || key.is_null() {
+        P256_FAILED
+    } else {
+        // SAFETY: non-NULL, so by the contract 32, 64 and 64 readable bytes.
+        let (hash, sig, key) = unsafe { (read::<32>(hash), read::<64>(sig), read::<64>(key)) };
+        guarded(P256_FAILED, || {
+            p256_reason(asmcrypto::p256_verify(&hash, &sig, &key))
+        })
+    };
+    if !reason_out.is_null() {
+        // SAFETY: non-NULL, so by the contract one writable int (written unaligned: no
+        // alignment is assumed).
+        unsafe { reason_out.write_unaligned(reason) };
+    }
+    c_int::from(reason == P256_OK)
+}
+
+/// The EVM precompile P256VERIFY (EIP-7951, address 0x100) on `len` bytes of call data:
+/// returns 32 and writes the output word (31 zero bytes, then 1) to `out` for a valid
+/// signature, or returns 0 for the empty output (and zero-fills `out` if it is not NULL).
+/// Only `len` = 160 can succeed; other lengths read nothing.
+///
+/// # Safety
+/// `out` is NULL or valid for writes of 32 bytes; `input` is valid for reads of `len` bytes
+/// unless `len` is not 160 or `input` is NULL. The buffers may overlap.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn asmcrypto_p256verify_precompile(
+    input: *const u8,
+    len: usize,
+    out: *mut u8,
+) -> usize {
+    // SAFETY: out as the contract says; input is read only when it is non-NULL and `len`
+    // is 160, and then holds 160 readable bytes by the contract.
+    let ok = unsafe {
+        single(out, || {
+            if len != asmcrypto::P256VERIFY_INPUT_LEN || input.is_null() {
+                return None;
+            }
+            let data = read::<{ asmcrypto::P256VERIFY_INPUT_LEN }>(input);
+            asmcrypto::p256verify_precompile(&data)
+        })
+    };
+    if ok { 32 } else { 0 }
+}
+
+/// `n` P256VERIFY inputs at once: entry i is 1 in `ok_out[i]` exactly when
+/// `asmcrypto_p256verify_precompile(inputs + 160i, 160, …)` returns 32, else 0. Returns
+/// the number of 1s written. With `n` = 0, or a NULL buffer, or `n` so large that `160·n`
+/// bytes cannot exist, returns 0 and writes nothing.
+///
+/// # Safety
+/// If `n` > 0 and no pointer is NULL: `inputs` valid for reads of `160·n` bytes, `ok_out`
+/// valid for writes of `n` bytes, not overlapping `inputs`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn asmcrypto_p256_verify_batch(
+    n: usize,
+    inputs: *const u8,
+    ok_out: *mut u8,
+) -> usize {
+    const LEN: usize = asmcrypto::P256VERIFY_INPUT_LEN;
+    if n == 0 || inputs.is_null() || ok_out.is_null() || !fits(n, LEN) {
+        return 0;
+    }
+    let run = || {
+        let mut valid = 0usize;
+        let mut start = 0usize;
+        let mut chunk = Vec::with_capacity(n.min(BATCH_CHUNK));
+        while start < n {
+            let len = (n - start).min(BATCH_CHUNK);
+            chunk.clear();
+            for i in start..start + len {
+                // SAFETY: i < n, so bytes 160i..160i+160 lie inside the 160n-byte input
+                // buffer (160n fits in isize).
+                chunk.push(unsafe { read::<LEN>(inputs.add(LEN * i)) });
+            }
+            let results = asmcrypto::p256_verify_batch(&chunk);
+            for (i, ok) in (start..start + len).zip(results) {
+                valid += usize::from(ok);
+                // SAFETY: i < n, so byte i lies inside the n-byte output buffer.
+                unsafe { write(ok_out.add(i), &[u8::from(ok)]) };
+            }
+            start += len;
+        }
+        valid
+    };
+    guarded(None, || Some(run())).unwrap_or_else(|| {
+        // No result of this call can be trusted: report every entry as failed.
+        // SAFETY: n > 0, no NULL pointer, so by the contract n writable bytes.
+        unsafe { ptr::write_bytes(ok_out, 0, n) };
+        0
+    })
+}
+
 /// keccak256 of the `len` bytes at `data`, written to `out` (32 bytes). With a NULL `out`
 /// it does nothing; a NULL `data` with `len` = 0 is the empty input; a NULL `data` with
 /// `len` > 0, or a `len` above `PTRDIFF_MAX`, zero-fills `out`.
@@ -270,8 +410,9 @@ pub extern "C" fn asmcrypto_backend() -> *const c_char {
 #[cfg(test)]
 mod tests {
     //! What C cannot check from outside: the panic guard, and that calls with impossible
-    //! sizes return before touching memory. The C ABI itself is tested from C
-    //! (`tests/c_abi.rs`).
+    //! sizes return before touching memory; and the P-256 entry points on the published
+    //! vectors, their reason codes against the crate's `P256Error`. The C ABI itself is
+    //! tested from C (`tests/c_abi.rs`).
 
     use super::*;
 
@@ -325,6 +466,228 @@ mod tests {
         // SAFETY: as above, for the hash.
         unsafe { asmcrypto_keccak256(bad, isize::MAX as usize + 1, out.as_mut_ptr()) };
         assert_eq!(out, [0u8; 32]);
+    }
+
+    #[test]
+    fn p256_sizes_that_cannot_exist_return_before_any_access() {
+        assert!(!fits(isize::MAX as usize / 160 + 1, 160));
+        let bad = ptr::dangling::<u8>();
+        let bad_mut = ptr::dangling_mut::<u8>();
+        for n in [
+            isize::MAX as usize / 160 + 1,
+            usize::MAX / 160 + 1,
+            usize::MAX,
+        ] {
+            // SAFETY: the call must return 0 before reading or writing, as `n` is too large
+            // for any buffer; that is what this test checks.
+            assert_eq!(unsafe { asmcrypto_p256_verify_batch(n, bad, bad_mut) }, 0);
+        }
+        // SAFETY: n = 0 reads and writes nothing.
+        assert_eq!(unsafe { asmcrypto_p256_verify_batch(0, bad, bad_mut) }, 0);
+        for len in [0, 1, 159, 161, isize::MAX as usize + 1, usize::MAX] {
+            let mut out = [0xAAu8; 32];
+            // SAFETY: only a 160-byte input is read: this dangling one must not be.
+            assert_eq!(
+                unsafe { asmcrypto_p256verify_precompile(bad, len, out.as_mut_ptr()) },
+                0
+            );
+            assert_eq!(out, [0u8; 32]);
+        }
+    }
+
+    /// The published vectors (`tests/data`), one JSON object a line: (input, expected).
+    fn p256_vectors() -> Vec<(Vec<u8>, bool)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/");
+        let hex = |s: &str| -> Vec<u8> {
+            (0..s.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+                .collect()
+        };
+        let mut out = Vec::new();
+        for (file, field, min) in [
+            ("precompile_p256verify.jsonl", "expected", 200),
+            ("wycheproof_p256_sha256.jsonl", "expected_precompile", 400),
+        ] {
+            let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+            let before = out.len();
+            for line in text.lines() {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                let input = hex(v["input"].as_str().unwrap());
+                let expected = hex(v[field].as_str().unwrap());
+                assert!(expected.is_empty() || expected == asmcrypto::P256VERIFY_SUCCESS);
+                out.push((input, !expected.is_empty()));
+            }
+            assert!(
+                out.len() - before >= min,
+                "{file}: {} vectors",
+                out.len() - before
+            );
+        }
+        out
+    }
+
+    #[test]
+    fn p256_vectors_through_the_c_entry_points() {
+        let vectors = p256_vectors();
+        let mut flat = Vec::new();
+        for (i, (input, valid)) in vectors.iter().enumerate() {
+            assert_eq!(input.len(), 160);
+            let mut out = [0xAAu8; 32];
+            // SAFETY: 160 readable bytes, 32 writable.
+            let r = unsafe {
+                asmcrypto_p256verify_precompile(input.as_ptr(), input.len(), out.as_mut_ptr())
+            };
+            let want = if *valid {
+                asmcrypto::P256VERIFY_SUCCESS
+            } else {
+                [0; 32]
+            };
+            assert_eq!((r, out), (if *valid { 32 } else { 0 }, want), "vector {i}");
+            let mut reason: c_int = 99;
+            // SAFETY: 32, 64 and 64 readable bytes inside the input; one writable int.
+            let ok = unsafe {
+                asmcrypto_p256_verify(
+                    input.as_ptr(),
+                    input[32..].as_ptr(),
+                    input[96..].as_ptr(),
+                    &mut reason,
+                )
+            };
+            assert_eq!(ok, c_int::from(*valid), "vector {i}");
+            let (hash, rest) = input.split_at(32);
+            let (sig, key) = rest.split_at(64);
+            let typed = asmcrypto::p256_verify(
+                hash.try_into().unwrap(),
+                sig.try_into().unwrap(),
+                key.try_into().unwrap(),
+            );
+            assert_eq!(reason, p256_reason(typed), "vector {i}");
+            assert_eq!(reason == P256_OK, *valid, "vector {i}");
+            flat.extend_from_slice(input);
+        }
+        // The batch, at lengths around the chunk of the crate's batch, with one byte past
+        // the end that must stay untouched.
+        for n in [1, 2, 255, 256, 257, vectors.len()] {
+            let n = n.min(vectors.len());
+            let mut ok = vec![0xAAu8; n + 1];
+            // SAFETY: 160n readable bytes, n + 1 writable.
+            let count = unsafe { asmcrypto_p256_verify_batch(n, flat.as_ptr(), ok.as_mut_ptr()) };
+            let want: Vec<u8> = vectors[..n].iter().map(|(_, v)| u8::from(*v)).collect();
+            assert_eq!(&ok[..n], &want[..], "batch of {n}");
+            assert_eq!(ok[n], 0xAA, "batch of {n} wrote past its end");
+            assert_eq!(count, want.iter().filter(|&&b| b == 1).count());
+        }
+    }
+
+    #[test]
+    fn p256_hostile_inputs() {
+        let (input, valid) = p256_vectors()
+            .into_iter()
+            .find(|(_, valid)| *valid)
+            .unwrap();
+        assert!(valid);
+        let (hash, sig, key) = (input.as_ptr(), input[32..].as_ptr(), input[96..].as_ptr());
+        let null = ptr::null::<u8>();
+        // NULL inputs: 0 and P256_FAILED, with or without a reason to write.
+        for (h, s, k) in [(null, sig, key), (hash, null, key), (hash, sig, null)] {
+            let mut reason: c_int = 99;
+            // SAFETY: each pointer NULL or valid for its size.
+            assert_eq!(unsafe { asmcrypto_p256_verify(h, s, k, &mut reason) }, 0);
+            assert_eq!(reason, P256_FAILED);
+            // SAFETY: as above; a NULL reason_out is allowed.
+            assert_eq!(
+                unsafe { asmcrypto_p256_verify(h, s, k, ptr::null_mut()) },
+                0
+            );
+        }
+        // SAFETY: valid buffers; a NULL reason_out is allowed.
+        assert_eq!(
+            unsafe { asmcrypto_p256_verify(hash, sig, key, ptr::null_mut()) },
+            1
+        );
+        // Each check, in EIP-7951's order.
+        let n: [u8; 32] = *b"\xff\xff\xff\xff\x00\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\xff\
+              \xbc\xe6\xfa\xad\xa7\x17\x9e\x84\xf3\xb9\xca\xc2\xfc\x63\x25\x51";
+        let p: [u8; 32] = *b"\xff\xff\xff\xff\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\
+              \x00\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
+        let spoiled = |at: usize, bytes: &[u8]| {
+            let mut v = input.clone();
+            v[at..at + bytes.len()].copy_from_slice(bytes);
+            v
+        };
+        let mut high_s = input.clone();
+        {
+            // s → n − s: still valid (no low-s rule).
+            let mut borrow = 0i16;
+            for i in (0..32).rev() {
+                let d = i16::from(n[i]) - i16::from(input[64 + i]) - borrow;
+                borrow = i16::from(d < 0);
+                high_s[64 + i] = (d + 256 * borrow) as u8;
+            }
+        }
+        let cases: [(Vec<u8>, c_int); 10] = [
+            (high_s, P256_OK),
+            (spoiled(32, &[0; 32]), P256_INVALID_R),
+            (spoiled(32, &n), P256_INVALID_R),
+            (spoiled(32, &[0xff; 64]), P256_INVALID_R),
+            (spoiled(64, &[0; 32]), P256_INVALID_S),
+            (spoiled(64, &n), P256_INVALID_S),
+            (spoiled(96, &p), P256_KEY_COORDINATE_OUT_OF_RANGE),
+            (spoiled(128, &[0xff; 32]), P256_KEY_COORDINATE_OUT_OF_RANGE),
+            (spoiled(96, &[0; 64]), P256_KEY_NOT_ON_CURVE),
+            (spoiled(0, &[input[0] ^ 1]), P256_MISMATCH),
+        ];
+        let mut flat = Vec::new();
+        for (i, (v, want)) in cases.iter().enumerate() {
+            let mut reason: c_int = 99;
+            // SAFETY: 160 readable bytes hold all three inputs.
+            let ok = unsafe {
+                asmcrypto_p256_verify(v.as_ptr(), v[32..].as_ptr(), v[96..].as_ptr(), &mut reason)
+            };
+            assert_eq!(
+                (ok, reason),
+                (c_int::from(*want == P256_OK), *want),
+                "case {i}"
+            );
+            flat.extend_from_slice(v);
+        }
+        let mut ok = [0xAAu8; 10];
+        // SAFETY: 1600 readable bytes, 10 writable.
+        let count = unsafe { asmcrypto_p256_verify_batch(10, flat.as_ptr(), ok.as_mut_ptr()) };
+        assert_eq!((count, ok), (1, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+        // The precompile with its output over its input, and with NULLs.
+        let mut buf = input.clone();
+        // SAFETY: 160 readable bytes; the first 32 of them writable.
+        assert_eq!(
+            unsafe { asmcrypto_p256verify_precompile(buf.as_ptr(), 160, buf.as_mut_ptr()) },
+            32
+        );
+        assert_eq!(buf[..32], asmcrypto::P256VERIFY_SUCCESS);
+        // SAFETY: a NULL out runs nothing.
+        assert_eq!(
+            unsafe { asmcrypto_p256verify_precompile(input.as_ptr(), 160, ptr::null_mut()) },
+            0
+        );
+        let mut out = [0xAAu8; 32];
+        // SAFETY: a NULL input reads nothing; out is 32 writable bytes.
+        assert_eq!(
+            unsafe { asmcrypto_p256verify_precompile(null, 160, out.as_mut_ptr()) },
+            0
+        );
+        assert_eq!(out, [0; 32]);
+        // The batch refuses NULL buffers without writing.
+        let mut ok = [0xAAu8; 1];
+        // SAFETY: NULL pointers must be refused before any access.
+        unsafe {
+            assert_eq!(asmcrypto_p256_verify_batch(1, null, ok.as_mut_ptr()), 0);
+            assert_eq!(
+                asmcrypto_p256_verify_batch(1, input.as_ptr(), ptr::null_mut()),
+                0
+            );
+            assert_eq!(asmcrypto_p256_verify_batch(0, null, ptr::null_mut()), 0);
+        }
+        assert_eq!(ok, [0xAA]);
     }
 
     #[test]

@@ -33,6 +33,13 @@ const REQUIRED: [&str; 6] = [
     "asmcrypto_backend",
 ];
 
+/// The P-256 functions added since (EIP-7951's P256VERIFY): single, precompile, batch.
+const P256: [&str; 3] = [
+    "asmcrypto_p256_verify",
+    "asmcrypto_p256verify_precompile",
+    "asmcrypto_p256_verify_batch",
+];
+
 fn required() -> bool {
     std::env::var_os("ASMCRYPTO_FFI_REQUIRE").is_some_and(|v| v == "1")
 }
@@ -366,6 +373,9 @@ fn build_and_run(name: &str, link: &[String], random: u32) -> Option<(PathBuf, S
 fn check_output(out: &str, random: u32) {
     assert!(out.contains(" checks, 0 failures"), "{out}");
     assert!(out.contains("precompile vectors: "), "{out}");
+    assert!(out.contains("p256 vectors: "), "{out}");
+    assert!(out.contains("p256 hostile: "), "{out}");
+    assert!(out.contains("p256 batch vs single: "), "{out}");
     if have_libsecp256k1() {
         assert!(
             out.contains(&format!(
@@ -506,10 +516,14 @@ fn exported(args: &[&str], lib: &Path) -> BTreeSet<String> {
 #[test]
 fn header_and_exported_symbols_agree() {
     let declared = header_functions();
-    let want: BTreeSet<String> = REQUIRED.iter().map(|s| s.to_string()).collect();
+    let want: BTreeSet<String> = REQUIRED
+        .iter()
+        .chain(&P256)
+        .map(|s| s.to_string())
+        .collect();
     assert_eq!(
         declared, want,
-        "the header declares other functions than issue 14's"
+        "the header declares other functions than issue 14's and the P-256 ones"
     );
     if !tool_works("nm", "--version") {
         skip("no nm (binutils)");
@@ -556,10 +570,14 @@ fn header_compiles_as_c99_and_cpp() {
          int use(void);\n\
          int use(void) {\n\
              unsigned char b[65] = {0};\n\
+             int reason = ASMCRYPTO_P256_OK;\n\
              asmcrypto_keccak256(b, 0, b);\n\
              return asmcrypto_ecdsa_recover(b, b, b) + asmcrypto_recover_address(b, b, b)\n\
                  + (int)asmcrypto_recover_addresses(0, b, b, b, b)\n\
-                 + (int)asmcrypto_ecrecover_precompile(b, 0, b) + (asmcrypto_backend() != 0);\n\
+                 + (int)asmcrypto_ecrecover_precompile(b, 0, b) + (asmcrypto_backend() != 0)\n\
+                 + asmcrypto_p256_verify(b, b, b, &reason) + (reason == ASMCRYPTO_P256_FAILED)\n\
+                 + (int)asmcrypto_p256verify_precompile(b, 0, b)\n\
+                 + (int)asmcrypto_p256_verify_batch(0, b, b);\n\
          }\n",
     )
     .unwrap();

@@ -1,11 +1,12 @@
-//! The extension module `asmcrypto._asmcrypto`: asmcrypto's recovery and Keccak-256 for
-//! Python, through PyO3. The package `asmcrypto` (`python/asmcrypto/`) re-exports it and
-//! adds the numpy output of the batch call and the eth-keys backend.
+//! The extension module `asmcrypto._asmcrypto`: asmcrypto's recovery, Keccak-256 and P-256
+//! verification (EIP-7951's P256VERIFY) for Python, through PyO3. The package `asmcrypto`
+//! (`python/asmcrypto/`) re-exports it and adds the numpy output of the batch calls and the
+//! eth-keys backend.
 //!
 //! Inputs are any bytes-like object (`bytes` read in place, anything else through the buffer
-//! protocol); the batch call also takes a list or tuple of them. Every recovery runs with the
-//! GIL released, on a copy of its input taken while the GIL is held, so no other Python
-//! thread can change the bytes under it.
+//! protocol); the batch calls also take a list or tuple of them. Every recovery and
+//! verification runs with the GIL released, on a copy of its input taken while the GIL is
+//! held, so no other Python thread can change the bytes under it.
 
 use core::fmt;
 use core::ptr::NonNull;
@@ -15,7 +16,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyTuple};
 
-/// The Python exceptions: one base class, one subclass per variant of `asmcrypto::Error`.
+/// The Python exceptions: one base class, one subclass per variant of `asmcrypto::Error`
+/// and of `asmcrypto::P256Error` (the two share `InvalidR` and `InvalidS`).
 mod errors {
     use pyo3::create_exception;
     use pyo3::exceptions::PyValueError;
@@ -24,8 +26,10 @@ mod errors {
         asmcrypto,
         Error,
         PyValueError,
-        "A signature that cannot be recovered (the base class of asmcrypto's errors).\n\n\
-         A subclass of ValueError. Each subclass is one kind of asmcrypto::Error."
+        "A signature that cannot be recovered or verified (the base class of asmcrypto's \
+         errors).\n\n\
+         A subclass of ValueError. Each subclass is one kind of asmcrypto::Error or \
+         asmcrypto::P256Error."
     );
     create_exception!(
         asmcrypto,
@@ -37,13 +41,15 @@ mod errors {
         asmcrypto,
         InvalidR,
         Error,
-        "The signature's r is zero or not below the group order n."
+        "The signature's r is zero or not below the group order n (secp256k1's in recovery, \
+         P-256's in p256_verify)."
     );
     create_exception!(
         asmcrypto,
         InvalidS,
         Error,
-        "The signature's s is zero or not below the group order n."
+        "The signature's s is zero or not below the group order n (secp256k1's in recovery, \
+         P-256's in p256_verify)."
     );
     create_exception!(
         asmcrypto,
@@ -56,6 +62,25 @@ mod errors {
         PointAtInfinity,
         Error,
         "The recovered public key would be the point at infinity."
+    );
+    create_exception!(
+        asmcrypto,
+        KeyCoordinateOutOfRange,
+        Error,
+        "A coordinate of the P-256 public key is not below the field prime p."
+    );
+    create_exception!(
+        asmcrypto,
+        KeyNotOnCurve,
+        Error,
+        "The P-256 public key is not a point of the curve (this includes (0, 0))."
+    );
+    create_exception!(
+        asmcrypto,
+        Mismatch,
+        Error,
+        "The P-256 signature is well formed but does not verify: it does not match the hash \
+         and the public key."
     );
 }
 
@@ -79,6 +104,22 @@ fn recovery_error(py: Python<'_>, err: asmcrypto::Error) -> PyErr {
         asmcrypto::Error::NotOnCurve => errors::NotOnCurve::new_err(message),
         asmcrypto::Error::PointAtInfinity => errors::PointAtInfinity::new_err(message),
         // `asmcrypto::Error` is non-exhaustive: a later kind is still an asmcrypto.Error.
+        _ => errors::Error::new_err(message),
+    }
+}
+
+/// The Python exception for a P-256 verification error: the subclass of its kind, with the
+/// crate's message.
+fn p256_error(err: asmcrypto::P256Error) -> PyErr {
+    use asmcrypto::P256Error;
+    let message = err.to_string();
+    match err {
+        P256Error::InvalidR => errors::InvalidR::new_err(message),
+        P256Error::InvalidS => errors::InvalidS::new_err(message),
+        P256Error::KeyCoordinateOutOfRange => errors::KeyCoordinateOutOfRange::new_err(message),
+        P256Error::KeyNotOnCurve => errors::KeyNotOnCurve::new_err(message),
+        P256Error::Mismatch => errors::Mismatch::new_err(message),
+        // `asmcrypto::P256Error` is non-exhaustive: a later kind is still an asmcrypto.Error.
         _ => errors::Error::new_err(message),
     }
 }
@@ -232,12 +273,12 @@ impl<'py> Side<'py> {
     }
 
     /// Copies the `out.len()` items into `field` of each element of `out`.
-    fn copy_into<const N: usize>(
+    fn copy_into<T, const N: usize>(
         &self,
         py: Python<'_>,
         name: &str,
-        out: &mut [Signed],
-        field: for<'a> fn(&'a mut Signed) -> &'a mut [u8; N],
+        out: &mut [T],
+        field: for<'a> fn(&'a mut T) -> &'a mut [u8; N],
     ) -> PyResult<()> {
         match self {
             Side::Flat(buf) => {
@@ -360,15 +401,7 @@ fn _recover_addresses<'py>(
     threads: i64,
     writable: bool,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-    // 0: one per CPU, as recover_addresses_on_threads reads it.
-    let threads = match threads {
-        0.. => usize::try_from(threads).unwrap_or(usize::MAX),
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "threads: expected 0 (one per CPU) or a positive number, got {threads}"
-            )));
-        }
-    };
+    let threads = thread_count(threads)?;
     let (hashes, n_hashes) = Side::new(msg_hashes, "msg_hashes", 32)?;
     let (sigs, n_sigs) = Side::new(signatures, "signatures", 65)?;
     if n_hashes != n_sigs {
@@ -378,8 +411,8 @@ fn _recover_addresses<'py>(
     }
     // The one copy: every input into one vector, under the GIL.
     let mut inputs: Vec<Signed> = vec![([0; 32], [0; 65]); n_hashes];
-    hashes.copy_into::<32>(py, "msg_hashes", &mut inputs, |signed| &mut signed.0)?;
-    sigs.copy_into::<65>(py, "signatures", &mut inputs, |signed| &mut signed.1)?;
+    hashes.copy_into::<_, 32>(py, "msg_hashes", &mut inputs, |signed| &mut signed.0)?;
+    sigs.copy_into::<_, 65>(py, "signatures", &mut inputs, |signed| &mut signed.1)?;
     drop((hashes, sigs));
 
     let results = py.detach(|| asmcrypto::recover_addresses_on_threads(&inputs, threads));
@@ -412,6 +445,136 @@ fn _recover_addresses<'py>(
     }
 }
 
+/// The `threads` argument of a batch call as a count: 0 (one per CPU, as
+/// `recover_addresses_on_threads` reads it) or positive; `ValueError` for a negative one.
+fn thread_count(threads: i64) -> PyResult<usize> {
+    match threads {
+        0.. => Ok(usize::try_from(threads).unwrap_or(usize::MAX)),
+        _ => Err(PyValueError::new_err(format!(
+            "threads: expected 0 (one per CPU) or a positive number, got {threads}"
+        ))),
+    }
+}
+
+/// The length of a P256VERIFY input: hash ‖ r ‖ s ‖ qx ‖ qy.
+const P256_INPUT: usize = asmcrypto::P256VERIFY_INPUT_LEN;
+
+/// Verifies a P-256 (secp256r1) ECDSA signature by the rules of the EVM's P256VERIFY
+/// (EIP-7951): `msg_hash` (32 bytes, taken as an integer as it stands), `signature`
+/// (64 bytes: r ‖ s) and `public_key` (64 bytes: qx ‖ qy, the uncompressed key without its
+/// 0x04 prefix), all big-endian. Returns True for a valid signature; otherwise raises the
+/// subclass of asmcrypto.Error of the first check that failed (InvalidR, InvalidS,
+/// KeyCoordinateOutOfRange, KeyNotOnCurve, Mismatch): it never returns False.
+/// ValueError / TypeError for inputs of the wrong length / type.
+#[pyfunction]
+fn p256_verify<'py>(
+    py: Python<'py>,
+    msg_hash: &Bound<'py, PyAny>,
+    signature: &Bound<'py, PyAny>,
+    public_key: &Bound<'py, PyAny>,
+) -> PyResult<bool> {
+    let hash = fixed::<32>(msg_hash, &"msg_hash")?;
+    let sig = fixed::<64>(signature, &"signature")?;
+    let key = fixed::<64>(public_key, &"public_key")?;
+    py.detach(|| asmcrypto::p256_verify(&hash, &sig, &key))
+        .map_err(p256_error)?;
+    Ok(true)
+}
+
+/// The EVM's P256VERIFY precompile (EIP-7951, address 0x100) on `data`, byte for byte:
+/// 32 bytes (31 zero bytes, then 1) for a valid signature, or b"" for anything else, as the
+/// EVM returns. `data` must be exactly 160 bytes, hash ‖ r ‖ s ‖ qx ‖ qy; any other length
+/// gives b"".
+#[pyfunction]
+fn p256verify_precompile<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let input = with_bytes(data, &"data", |bytes| {
+        Ok(<[u8; P256_INPUT]>::try_from(bytes).ok())
+    })?;
+    let output = input.and_then(|input| py.detach(|| asmcrypto::p256verify_precompile(&input)));
+    Ok(match output {
+        Some(word) => PyBytes::new(py, &word),
+        None => PyBytes::new(py, b""),
+    })
+}
+
+/// `asmcrypto::p256_verify_batch` spread over `threads` threads (0: one per CPU): the
+/// calling thread and `threads − 1` started for the call (scoped), each taking one
+/// contiguous run of at least `asmcrypto::MIN_THREAD_SHARE` inputs, as
+/// `asmcrypto::recover_addresses_on_threads` splits a recovery batch. Where no thread can
+/// be started, that share runs on the calling thread.
+fn p256_verify_on_threads(inputs: &[[u8; P256_INPUT]], threads: usize) -> Vec<bool> {
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        k => k,
+    };
+    let threads = threads
+        .min(inputs.len() / asmcrypto::MIN_THREAD_SHARE)
+        .max(1);
+    if threads == 1 {
+        return asmcrypto::p256_verify_batch(inputs);
+    }
+    let chunk = inputs.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let mut chunks = inputs.chunks(chunk);
+        let first = chunks.next().unwrap_or_default();
+        let others: Vec<_> = chunks
+            .map(|part| {
+                let handle = std::thread::Builder::new()
+                    .name("asmcrypto".into())
+                    .spawn_scoped(scope, move || asmcrypto::p256_verify_batch(part));
+                (part, handle)
+            })
+            .collect();
+        let mut results = asmcrypto::p256_verify_batch(first);
+        for (part, handle) in others {
+            match handle {
+                Ok(handle) => match handle.join() {
+                    Ok(part_results) => results.extend(part_results),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                },
+                // No thread to be had: this part runs here.
+                Err(_) => results.extend(asmcrypto::p256_verify_batch(part)),
+            }
+        }
+        results
+    })
+}
+
+/// The batch call behind asmcrypto.p256_verify_batch: one byte per input (1 valid, 0 not),
+/// as `bytes`, or as `bytearray` when `writable` (for numpy arrays that can be written).
+#[pyfunction]
+#[pyo3(signature = (inputs, threads, writable, /))]
+fn _p256_verify_batch<'py>(
+    py: Python<'py>,
+    inputs: &Bound<'py, PyAny>,
+    threads: i64,
+    writable: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let threads = thread_count(threads)?;
+    let (side, n) = Side::new(inputs, "inputs", P256_INPUT)?;
+    // The one copy: every input into one vector, under the GIL.
+    let mut copied = vec![[0u8; P256_INPUT]; n];
+    side.copy_into::<_, P256_INPUT>(py, "inputs", &mut copied, |input| input)?;
+    drop(side);
+
+    let results = py.detach(|| p256_verify_on_threads(&copied, threads));
+
+    let fill = |out: &mut [u8]| {
+        for (slot, valid) in out.iter_mut().zip(&results) {
+            *slot = u8::from(*valid);
+        }
+        Ok(())
+    };
+    if writable {
+        Ok(PyByteArray::new_with(py, results.len(), fill)?.into_any())
+    } else {
+        Ok(PyBytes::new_with(py, results.len(), fill)?.into_any())
+    }
+}
+
 /// The batch path this CPU takes: "avx512-ifma", "avx512f" or "scalar"
 /// (ASMCRYPTO_BACKEND=scalar in the environment before the first call selects "scalar",
 /// ASMCRYPTO_BACKEND=avx512f the AVX-512 engine without IFMA where the CPU has AVX-512 F).
@@ -439,11 +602,20 @@ fn _asmcrypto(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidS", py.get_type::<errors::InvalidS>())?;
     m.add("NotOnCurve", py.get_type::<errors::NotOnCurve>())?;
     m.add("PointAtInfinity", py.get_type::<errors::PointAtInfinity>())?;
+    m.add(
+        "KeyCoordinateOutOfRange",
+        py.get_type::<errors::KeyCoordinateOutOfRange>(),
+    )?;
+    m.add("KeyNotOnCurve", py.get_type::<errors::KeyNotOnCurve>())?;
+    m.add("Mismatch", py.get_type::<errors::Mismatch>())?;
     m.add_function(wrap_pyfunction!(recover_address, m)?)?;
     m.add_function(wrap_pyfunction!(recover_public_key, m)?)?;
     m.add_function(wrap_pyfunction!(ecrecover_precompile, m)?)?;
     m.add_function(wrap_pyfunction!(keccak256, m)?)?;
     m.add_function(wrap_pyfunction!(_recover_addresses, m)?)?;
+    m.add_function(wrap_pyfunction!(p256_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(p256verify_precompile, m)?)?;
+    m.add_function(wrap_pyfunction!(_p256_verify_batch, m)?)?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(backend_details, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -1,6 +1,6 @@
 //! Drop-in adapters: plug asmcrypto into the crypto hooks of other Ethereum crates, so that
-//! code already written against them recovers signatures with asmcrypto without other
-//! changes.
+//! code already written against them recovers (and, in revm's P256VERIFY, verifies)
+//! signatures with asmcrypto without other changes.
 //!
 //! | feature | host crate | what runs on asmcrypto | one-call switch |
 //! | --- | --- | --- | --- |
@@ -8,7 +8,7 @@
 //! | `alloy` | `alloy-consensus` 2.x | whole blocks: the senders of many transactions, the authorities of many EIP-7702 authorizations, at batch speed; any chain's envelope through the [`BatchRecoverable`] trait | — (call [`recover_signers`], [`recover_authorities`]) |
 //! | `op` | `op-alloy-consensus` 2.x | OP-stack transactions (`OpTxEnvelope`, `OpPooledTransaction`) in those batch calls; deposits give their `from` without recovery | — (call [`recover_signers`]) |
 //! | `reth` | `reth-primitives-traits` 0.8 | reth's `SealedBlock::try_recover[_unchecked]`: one block, or many blocks in one batch | — (call `reth::recover_block`, `reth::recover_blocks`) |
-//! | `revm` | `revm-precompile` 43.x | the `ecrecover` precompile (address `0x01`) | [`install_revm_crypto`] |
+//! | `revm` | `revm-precompile` 43.x | the `ecrecover` precompile (address `0x01`) and the `P256VERIFY` precompile (address `0x100`, EIP-7951) | [`install_revm_crypto`] |
 //!
 //! Both hosts keep the installed backend in a process-wide, set-once slot: install at
 //! start-up, before the first signature is recovered. Both adapters only take effect if

@@ -10,6 +10,7 @@
 //! Every path returns, for every input, exactly what [`recover_address`] returns.
 
 pub(crate) mod lanes8;
+pub(crate) mod p256;
 pub(crate) mod scalar;
 
 use crate::error::Error;

@@ -19,8 +19,8 @@
 // of it is unused.
 #![allow(dead_code)]
 
-use super::modinv::{self, ModInfo, Signed62};
-use super::wide;
+use crate::arith::modinv::{self, ModInfo, Signed62};
+use crate::arith::wide;
 
 /// 2²⁵⁶ mod p.
 const P_C: u64 = 0x1_0000_03D1;

@@ -6,7 +6,7 @@
 //! Vanstone, CRYPTO 2001; constants as published for secp256k1, checked in the tests).
 
 use super::scalar::{Scalar, add_words, sub_words};
-use super::wide;
+use crate::arith::wide;
 
 /// λ.
 #[cfg(test)]

@@ -15,8 +15,6 @@ pub(crate) mod field_arm64;
 pub(crate) mod field_wasm;
 pub(crate) mod glv;
 pub(crate) mod group;
-pub(crate) mod modinv;
 pub(crate) mod recode;
 pub(crate) mod scalar;
 pub(crate) mod tables;
-pub(crate) mod wide;

@@ -7,8 +7,8 @@
 
 #![allow(dead_code)]
 
-use super::modinv::{self, ModInfo, Signed62};
-use super::wide;
+use crate::arith::modinv::{self, ModInfo, Signed62};
+use crate::arith::wide;
 
 /// The group order n.
 pub const N: [u64; 4] = [

@@ -9,6 +9,8 @@
 //!   crafted to reach them, and 256-bit values of long bit runs;
 //! - [`sig`]: signature and precompile input layouts;
 //! - [`oracle`]: the independent oracles (libsecp256k1, k256, sha3, tiny-keccak);
+//! - [`p256`]: P256VERIFY's published vectors, seeded valid and hostile inputs, and its
+//!   oracles (RustCrypto's p256 and OpenSSL);
 //! - [`model`]: THE reference model of every recovery entry point, exact errors included;
 //! - [`hostile`]: the seeded signature generator with hostile kinds;
 //! - [`samples`]: the bundled samples of `tests/data/` and seeded signed samples;
@@ -31,6 +33,7 @@ pub mod edge;
 pub mod hostile;
 pub mod model;
 pub mod oracle;
+pub mod p256;
 pub mod paths;
 pub mod rng;
 pub mod samples;

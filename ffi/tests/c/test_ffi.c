@@ -3,7 +3,8 @@
  * shared library. Built and run by ffi/tests/c_abi.rs (cargo test -p asmcrypto-ffi).
  *
  * Usage: test_ffi DATA_DIR [RANDOM_COUNT [SEED]]
- *   DATA_DIR      the directory of precompile_ecrecover.jsonl and tx_senders.jsonl
+ *   DATA_DIR      the directory of precompile_ecrecover.jsonl, tx_senders.jsonl,
+ *                 precompile_p256verify.jsonl and wycheproof_p256_sha256.jsonl
  *   RANDOM_COUNT  random signatures signed with libsecp256k1 (default 10000); needs the
  *                 program built with -DHAVE_LIBSECP256K1 (and -lsecp256k1)
  *
@@ -12,6 +13,11 @@
  * spoiled signature is recovered by both, and the results must agree byte for byte,
  * failures included. The batch call is checked against the single call, from several
  * threads at once.
+ *
+ * P-256 (P256VERIFY, EIP-7951): the published precompile vectors and Wycheproof's P-256
+ * SHA-256 cases through the precompile, the typed verify (its reason checked against a
+ * model of the range checks) and the batch; hostile inputs; and the batch against the
+ * single call from several threads at once.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -584,6 +590,339 @@ static void test_batch_threads(void) {
 }
 
 /* ------------------------------------------------------------------------------------ */
+/* P-256 (P256VERIFY, EIP-7951)                                                           */
+
+/* P-256's group order n and field prime p, big-endian. */
+static const unsigned char P256_N[32] = {
+    0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51};
+static const unsigned char P256_P[32] = {
+    0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+typedef struct {
+    unsigned char in[160]; /* hash || r || s || qx || qy */
+    int valid;
+} p256_vec_t;
+
+static p256_vec_t *p256v;
+static size_t np256;
+
+/* The reason the model of EIP-7951's range checks gives: the code of the first range check
+   that fails, else -2 (the key check and the arithmetic decide). */
+static int p256_range_reason(const unsigned char in[160]) {
+    const unsigned char *r = in + 32, *s = in + 64, *qx = in + 96, *qy = in + 128;
+    if (all_equal(r, 32, 0) || memcmp(r, P256_N, 32) >= 0) return ASMCRYPTO_P256_INVALID_R;
+    if (all_equal(s, 32, 0) || memcmp(s, P256_N, 32) >= 0) return ASMCRYPTO_P256_INVALID_S;
+    if (memcmp(qx, P256_P, 32) >= 0 || memcmp(qy, P256_P, 32) >= 0)
+        return ASMCRYPTO_P256_KEY_COORDINATE_OUT_OF_RANGE;
+    return -2;
+}
+
+/* Reads one of the P-256 files: "input" (160 bytes) and `field` ("" or the 0...01 word). */
+static void p256_load_file(const char *dir, const char *file, const char *field, size_t min) {
+    FILE *f = open_data(dir, file);
+    char *line = NULL;
+    size_t cap = 0, alloc = np256, count = 0;
+    while (getline(&line, &cap, f) > 0) {
+        if (np256 == alloc) {
+            alloc = alloc ? 2 * alloc : 1024;
+            p256v = realloc(p256v, alloc * sizeof *p256v);
+        }
+        p256_vec_t *v = &p256v[np256];
+        size_t elen;
+        const char *eh = json_str(line, field, &elen);
+        unsigned char expected[32];
+        int ok = json_hex(line, "input", v->in, 160) && eh && (elen == 0 || elen == 64) &&
+                 unhex(eh, elen / 2, expected) &&
+                 (elen == 0 || (all_equal(expected, 31, 0) && expected[31] == 1));
+        CHECK(ok, "%s: bad line %zu", file, count);
+        count++;
+        if (!ok) continue;
+        v->valid = elen != 0;
+        np256++;
+    }
+    free(line);
+    fclose(f);
+    CHECK(count >= min, "%s: only %zu vectors", file, count);
+}
+
+static void test_p256_vectors(const char *dir) {
+    p256_load_file(dir, "precompile_p256verify.jsonl", "expected", 200);
+    size_t first_file = np256;
+    p256_load_file(dir, "wycheproof_p256_sha256.jsonl", "expected_precompile", 400);
+    if (np256 == 0) {
+        fprintf(stderr, "no P-256 vectors in %s\n", dir);
+        exit(1);
+    }
+    long reasons[7] = {0}; /* by reason + 1 */
+    size_t valid = 0;
+    unsigned char *flat = malloc(np256 * 160), *oks = malloc(np256 + 1);
+    for (size_t i = 0; i < np256; i++) {
+        const p256_vec_t *v = &p256v[i];
+        unsigned char out[32];
+        memset(out, 0xAA, 32);
+        size_t r = asmcrypto_p256verify_precompile(v->in, 160, out);
+        if (v->valid)
+            CHECK(r == 32 && all_equal(out, 31, 0) && out[31] == 1, "p256 vector %zu", i);
+        else
+            CHECK(r == 0 && all_equal(out, 32, 0), "p256 vector %zu: want empty, got %zu", i,
+                  r);
+        valid += (size_t)v->valid;
+
+        int reason = 99;
+        int ok = asmcrypto_p256_verify(v->in, v->in + 32, v->in + 96, &reason);
+        CHECK(ok == v->valid, "p256 vector %zu: verify %d", i, ok);
+        CHECK((reason == ASMCRYPTO_P256_OK) == v->valid, "p256 vector %zu: reason %d", i,
+              reason);
+        int model = p256_range_reason(v->in);
+        if (model != -2)
+            CHECK(reason == model, "p256 vector %zu: reason %d, the range checks say %d", i,
+                  reason, model);
+        else if (!v->valid)
+            CHECK(reason == ASMCRYPTO_P256_KEY_NOT_ON_CURVE || reason == ASMCRYPTO_P256_MISMATCH,
+                  "p256 vector %zu: reason %d", i, reason);
+        if (all_equal(v->in + 96, 64, 0) && model == -2)
+            CHECK(reason == ASMCRYPTO_P256_KEY_NOT_ON_CURVE, "p256 vector %zu: key (0, 0)", i);
+        if (reason >= -1 && reason <= 5) reasons[reason + 1]++;
+        /* The same with no reason wanted. */
+        CHECK(asmcrypto_p256_verify(v->in, v->in + 32, v->in + 96, NULL) == v->valid,
+              "p256 vector %zu: verify without reason_out", i);
+        /* One byte short, one byte long: the empty output. */
+        unsigned char longer[161];
+        memcpy(longer, v->in, 160);
+        longer[160] = 0;
+        CHECK(asmcrypto_p256verify_precompile(v->in, 159, out) == 0 &&
+                  asmcrypto_p256verify_precompile(longer, 161, out) == 0,
+              "p256 vector %zu at 159 / 161 bytes", i);
+        memcpy(flat + 160 * i, v->in, 160);
+    }
+    /* Every vector in one batch. */
+    memset(oks, 0xAA, np256 + 1);
+    size_t got = asmcrypto_p256_verify_batch(np256, flat, oks);
+    CHECK(got == valid, "p256 batch of all vectors: %zu valid, want %zu", got, valid);
+    for (size_t i = 0; i < np256; i++)
+        CHECK(oks[i] == p256v[i].valid, "p256 batch entry %zu", i);
+    CHECK(oks[np256] == 0xAA, "p256 batch wrote past n");
+    CHECK(reasons[ASMCRYPTO_P256_OK + 1] > 0 && reasons[ASMCRYPTO_P256_INVALID_R + 1] > 0 &&
+              reasons[ASMCRYPTO_P256_INVALID_S + 1] > 0 &&
+              reasons[ASMCRYPTO_P256_KEY_NOT_ON_CURVE + 1] > 0 &&
+              reasons[ASMCRYPTO_P256_MISMATCH + 1] > 0 && reasons[0] == 0,
+          "p256 vectors: a reason never seen, or FAILED seen");
+    free(flat);
+    free(oks);
+    printf("p256 vectors: %zu (%zu + %zu; %zu valid; reasons invalid r %ld, invalid s %ld, "
+           "key not on curve %ld, mismatch %ld)\n",
+           np256, first_file, np256 - first_file, valid, reasons[ASMCRYPTO_P256_INVALID_R + 1],
+           reasons[ASMCRYPTO_P256_INVALID_S + 1], reasons[ASMCRYPTO_P256_KEY_NOT_ON_CURVE + 1],
+           reasons[ASMCRYPTO_P256_MISMATCH + 1]);
+}
+
+/* out = n - a (32-byte big-endian). */
+static void p256_negate_mod_n(unsigned char out[32], const unsigned char a[32]) {
+    int borrow = 0;
+    for (int i = 31; i >= 0; i--) {
+        int t = (int)P256_N[i] - a[i] - borrow;
+        borrow = t < 0;
+        out[i] = (unsigned char)(t + (borrow ? 256 : 0));
+    }
+}
+
+/* Verifies in (160 bytes) through all three entry points; they must agree with each other
+   and with want_reason. */
+static void p256_expect(const char *what, const unsigned char in[160], int want_reason) {
+    int want_ok = want_reason == ASMCRYPTO_P256_OK;
+    int reason = 99;
+    unsigned char out[32], ok[2] = {0xAA, 0xAA};
+    memset(out, 0xAA, 32);
+    CHECK(asmcrypto_p256_verify(in, in + 32, in + 96, &reason) == want_ok &&
+              reason == want_reason,
+          "p256 %s: reason %d, want %d", what, reason, want_reason);
+    size_t r = asmcrypto_p256verify_precompile(in, 160, out);
+    CHECK(want_ok ? (r == 32 && all_equal(out, 31, 0) && out[31] == 1)
+                  : (r == 0 && all_equal(out, 32, 0)),
+          "p256 %s: precompile %zu", what, r);
+    CHECK(asmcrypto_p256_verify_batch(1, in, ok) == (size_t)want_ok && ok[0] == want_ok &&
+              ok[1] == 0xAA,
+          "p256 %s: batch of one", what);
+}
+
+static void test_p256_hostile(void) {
+    const p256_vec_t *good = NULL;
+    for (size_t i = 0; i < np256 && !good; i++)
+        if (p256v[i].valid && !all_equal(p256v[i].in + 32, 1, 0xff)) good = &p256v[i];
+    CHECK(good != NULL, "no valid P-256 vector");
+    if (!good) return;
+    unsigned char in[160], out[32];
+    int checks_before = (int)atomic_load(&checks);
+
+    /* All zero, all 0xff. */
+    memset(in, 0, 160);
+    p256_expect("all zero", in, ASMCRYPTO_P256_INVALID_R);
+    memset(in, 0xff, 160);
+    p256_expect("all 0xff", in, ASMCRYPTO_P256_INVALID_R);
+
+    /* Each check on a valid input, in EIP-7951's order. */
+    p256_expect("the valid vector", good->in, ASMCRYPTO_P256_OK);
+    memcpy(in, good->in, 160);
+    p256_negate_mod_n(in + 64, good->in + 64);
+    p256_expect("s -> n - s (high s stays valid)", in, ASMCRYPTO_P256_OK);
+    memcpy(in, good->in, 160);
+    memset(in + 32, 0, 32);
+    p256_expect("r = 0", in, ASMCRYPTO_P256_INVALID_R);
+    memcpy(in + 32, P256_N, 32);
+    p256_expect("r = n", in, ASMCRYPTO_P256_INVALID_R);
+    memset(in + 64, 0, 32);
+    p256_expect("r = n and s = 0: r first", in, ASMCRYPTO_P256_INVALID_R);
+    memcpy(in, good->in, 160);
+    memset(in + 64, 0, 32);
+    p256_expect("s = 0", in, ASMCRYPTO_P256_INVALID_S);
+    memcpy(in + 64, P256_N, 32);
+    p256_expect("s = n", in, ASMCRYPTO_P256_INVALID_S);
+    memset(in + 96, 0xff, 32);
+    p256_expect("s = n and qx >= p: s first", in, ASMCRYPTO_P256_INVALID_S);
+    memcpy(in, good->in, 160);
+    memcpy(in + 96, P256_P, 32);
+    p256_expect("qx = p", in, ASMCRYPTO_P256_KEY_COORDINATE_OUT_OF_RANGE);
+    memcpy(in, good->in, 160);
+    memset(in + 128, 0xff, 32);
+    p256_expect("qy = 2^256 - 1", in, ASMCRYPTO_P256_KEY_COORDINATE_OUT_OF_RANGE);
+    memcpy(in, good->in, 160);
+    memset(in + 96, 0, 64);
+    p256_expect("key (0, 0)", in, ASMCRYPTO_P256_KEY_NOT_ON_CURVE);
+    memcpy(in, good->in, 160);
+    in[159] ^= 1;
+    p256_expect("qy changed: off the curve", in, ASMCRYPTO_P256_KEY_NOT_ON_CURVE);
+    memcpy(in, good->in, 160);
+    in[7] ^= 0x20;
+    p256_expect("hash changed", in, ASMCRYPTO_P256_MISMATCH);
+    memcpy(in, good->in, 160);
+    in[40] ^= 0x01;
+    p256_expect("r changed", in, ASMCRYPTO_P256_MISMATCH);
+
+    /* The precompile at every length around 160: only 160 can succeed. */
+    unsigned char longer[200];
+    memset(longer, 0, sizeof longer);
+    memcpy(longer, good->in, 160);
+    for (size_t len = 0; len <= sizeof longer; len++) {
+        memset(out, 0xAA, 32);
+        size_t r = asmcrypto_p256verify_precompile(longer, len, out);
+        if (len == 160)
+            CHECK(r == 32 && out[31] == 1, "p256 precompile of 160 bytes");
+        else
+            CHECK(r == 0 && all_equal(out, 32, 0), "p256 precompile of %zu bytes", len);
+    }
+    /* out over the input. */
+    memcpy(in, good->in, 160);
+    CHECK(asmcrypto_p256verify_precompile(in, 160, in) == 32 && all_equal(in, 31, 0) &&
+              in[31] == 1,
+          "p256 precompile with out == input");
+    memcpy(in, good->in, 160);
+    CHECK(asmcrypto_p256verify_precompile(in, 160, in + 100) == 32 && in[131] == 1,
+          "p256 precompile with out inside the input");
+
+    /* NULL pointers and impossible lengths. */
+    const unsigned char *h = good->in, *sg = good->in + 32, *k = good->in + 96;
+    int reason = 99;
+    CHECK(asmcrypto_p256_verify(NULL, sg, k, &reason) == 0 && reason == ASMCRYPTO_P256_FAILED,
+          "p256 verify NULL hash");
+    reason = 99;
+    CHECK(asmcrypto_p256_verify(h, NULL, k, &reason) == 0 && reason == ASMCRYPTO_P256_FAILED,
+          "p256 verify NULL sig");
+    reason = 99;
+    CHECK(asmcrypto_p256_verify(h, sg, NULL, &reason) == 0 && reason == ASMCRYPTO_P256_FAILED,
+          "p256 verify NULL key");
+    CHECK(asmcrypto_p256_verify(NULL, NULL, NULL, NULL) == 0, "p256 verify all NULL");
+    CHECK(asmcrypto_p256_verify(h, sg, k, NULL) == 1, "p256 verify NULL reason_out");
+    CHECK(asmcrypto_p256verify_precompile(good->in, 160, NULL) == 0, "p256 precompile NULL out");
+    memset(out, 0xAA, 32);
+    CHECK(asmcrypto_p256verify_precompile(NULL, 0, out) == 0 && all_equal(out, 32, 0),
+          "p256 precompile of NULL, 0");
+    memset(out, 0xAA, 32);
+    CHECK(asmcrypto_p256verify_precompile(NULL, 160, out) == 0 && all_equal(out, 32, 0),
+          "p256 precompile NULL input, len 160");
+    memset(out, 0xAA, 32);
+    CHECK(asmcrypto_p256verify_precompile(good->in, SIZE_MAX, out) == 0 &&
+              all_equal(out, 32, 0),
+          "p256 precompile len SIZE_MAX");
+    unsigned char o2[2];
+    memset(o2, 0xAA, 2);
+    CHECK(asmcrypto_p256_verify_batch(0, NULL, NULL) == 0, "p256 batch n 0 NULL");
+    CHECK(asmcrypto_p256_verify_batch(0, good->in, o2) == 0, "p256 batch n 0");
+    CHECK(asmcrypto_p256_verify_batch(1, NULL, o2) == 0, "p256 batch NULL inputs");
+    CHECK(asmcrypto_p256_verify_batch(1, good->in, NULL) == 0, "p256 batch NULL ok_out");
+    size_t huge[] = {SIZE_MAX, SIZE_MAX / 160 + 1, (size_t)PTRDIFF_MAX / 160 + 1};
+    for (size_t j = 0; j < sizeof huge / sizeof huge[0]; j++)
+        CHECK(asmcrypto_p256_verify_batch(huge[j], good->in, o2) == 0, "p256 batch n %zu",
+              huge[j]);
+    CHECK(all_equal(o2, 2, 0xAA), "a refused p256 batch wrote");
+    printf("p256 hostile: %d checks\n", (int)atomic_load(&checks) - checks_before);
+}
+
+/* The P-256 batch against the single call, from several threads at once, on the vectors
+   and spoiled copies of them. */
+#define P256_POOL 1200
+#define P256_BIG 1000
+
+static unsigned char p256_pool[P256_POOL][160];
+static int p256_pool_ok[P256_POOL];
+
+static void p256_batch_against_single(size_t off, size_t n) {
+    unsigned char *in = calloc(160 * n + 1, 1), *oks = malloc(n + 1);
+    for (size_t i = 0; i < n; i++) memcpy(in + 160 * i, p256_pool[off + i], 160);
+    memset(oks, 0xAA, n + 1);
+    size_t got = asmcrypto_p256_verify_batch(n, in, oks), want = 0;
+    for (size_t i = 0; i < n; i++) {
+        want += (size_t)p256_pool_ok[off + i];
+        CHECK(oks[i] == p256_pool_ok[off + i],
+              "p256 batch n %zu offset %zu entry %zu differs from the single call", n, off, i);
+    }
+    CHECK(got == want, "p256 batch n %zu returned %zu, want %zu", n, got, want);
+    CHECK(oks[n] == 0xAA, "p256 batch n %zu wrote past n", n);
+    free(in);
+    free(oks);
+}
+
+static void *p256_batch_thread(void *arg) {
+    size_t id = (size_t)(uintptr_t)arg;
+    for (size_t n = 0; n <= 40; n++)
+        p256_batch_against_single((id * 37 + n * 13) % (P256_POOL - n), n);
+    p256_batch_against_single(id * 29, P256_BIG);
+    return NULL;
+}
+
+static void test_p256_batch_threads(void) {
+    int valid = 0;
+    for (size_t k = 0; k < P256_POOL; k++) {
+        const p256_vec_t *v = &p256v[(k * 7) % np256];
+        memcpy(p256_pool[k], v->in, 160);
+        switch (k % 9) {
+        case 1: p256_pool[k][k % 32] ^= 1; break;                 /* hash changed */
+        case 2: p256_negate_mod_n(p256_pool[k] + 64, v->in + 64); break; /* high s */
+        case 3: memset(p256_pool[k] + 32, 0, 32); break;          /* r = 0 */
+        case 4: memset(p256_pool[k] + 96, 0, 64); break;          /* key (0, 0) */
+        case 5: p256_pool[k][159] ^= 1; break;                    /* key off the curve */
+        default: break;                                           /* unchanged */
+        }
+        int reason = 99;
+        p256_pool_ok[k] =
+            asmcrypto_p256_verify(p256_pool[k], p256_pool[k] + 32, p256_pool[k] + 96, &reason);
+        CHECK(reason != ASMCRYPTO_P256_FAILED && (reason == ASMCRYPTO_P256_OK) == p256_pool_ok[k],
+              "p256 pool %zu: reason %d", k, reason);
+        valid += p256_pool_ok[k];
+    }
+    CHECK(valid > P256_POOL / 4 && valid < P256_POOL, "p256 pool: %d of %d valid", valid,
+          P256_POOL);
+    pthread_t th[THREADS];
+    for (size_t i = 0; i < THREADS; i++)
+        CHECK(pthread_create(&th[i], NULL, p256_batch_thread, (void *)(uintptr_t)i) == 0,
+              "thread");
+    for (size_t i = 0; i < THREADS; i++) pthread_join(th[i], NULL);
+    printf("p256 batch vs single: n = 0..40 and %d, %d threads at once, pool %d (%d valid)\n",
+           P256_BIG, THREADS, P256_POOL, valid);
+}
+
+/* ------------------------------------------------------------------------------------ */
 /* Random signatures, signed and recovered by libsecp256k1                                */
 
 #ifdef HAVE_LIBSECP256K1
@@ -858,6 +1197,9 @@ int main(int argc, char **argv) {
     test_txs();
     test_hostile();
     test_batch_threads();
+    test_p256_vectors(argv[1]);
+    test_p256_hostile();
+    test_p256_batch_threads();
 #ifdef HAVE_LIBSECP256K1
     test_random(random_count);
 #else

@@ -15,7 +15,12 @@
 //!   v mapping gives back 0, 1, 27, 28 and the bytes from 0x80 on, and another invalid v
 //!   as an invalid byte from 0x80 on);
 //! - `keccak` (any bytes): lengths around the rate (135–137, 271–273 bytes), the empty
-//!   input, and raw signed transactions of every type.
+//!   input, and raw signed transactions of every type;
+//! - `p256verify` (any bytes, P256VERIFY's call data): the published precompile vectors,
+//!   the Wycheproof inputs not already among them (each input once), two seeded inputs of
+//!   each kind of the P-256 generator, inputs of 0, 159 and 161 bytes, and inputs of the
+//!   target's structured mode (first byte 0xa5: a private key, a hash and operations), one
+//!   for each operation, none, and four chained.
 //!
 //! `cargo run --release -p asmcrypto-tools --bin fuzz_seeds` writes them (deterministic: the
 //! same files on every run, replacing each target's directory: an input worth keeping, such
@@ -27,6 +32,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use asmcrypto_testkit::hostile::{Generator, Kind};
+use asmcrypto_testkit::p256 as tk256;
 use asmcrypto_testkit::rng::SplitMix64;
 use asmcrypto_testkit::samples::{precompile_vectors, raw_txs, tx_senders};
 use asmcrypto_testkit::sig::Signed;
@@ -125,7 +131,71 @@ fn corpus() -> Corpus {
             keccak.insert(format!("raw-tx-type-{}", t.tx_type), t.raw.clone());
         }
     }
+    p256verify(c.entry("p256verify").or_default());
     c
+}
+
+/// The p256verify target's structured mode: inputs whose first byte is this tag are also
+/// read as d ‖ hash ‖ operations (`fuzz/fuzz_targets/p256verify.rs`).
+const P256_STRUCTURED: u8 = 0xa5;
+/// The number of the structured mode's operations (the selector byte is taken mod this).
+const P256_OPS: u8 = 23;
+
+fn p256verify(seeds: &mut BTreeMap<String, Vec<u8>>) {
+    let vectors = tk256::precompile_vectors();
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, v) in vectors.iter().enumerate() {
+        seen.insert(v.input.clone());
+        seeds.insert(format!("vector-{i:03}"), v.input.clone());
+    }
+    // Wycheproof's DER and P1363 cases often give the same input: each one once.
+    for (i, v) in tk256::wycheproof_vectors().iter().enumerate() {
+        if seen.insert(v.input.clone()) {
+            seeds.insert(format!("wycheproof-{i:03}"), v.input.clone());
+        }
+    }
+    for kind in 0..tk256::KINDS.len() {
+        let mut rng = SplitMix64(0x5eed_0256 ^ kind as u64);
+        for j in 0..2 {
+            seeds.insert(
+                format!("kind-{kind:02}-{j}"),
+                tk256::case(&mut rng, kind).to_vec(),
+            );
+        }
+    }
+    let first = &vectors[0].input;
+    seeds.insert("len-000".into(), Vec::new());
+    seeds.insert("len-159".into(), first[..159].to_vec());
+    let mut long = first.clone();
+    long.push(0);
+    seeds.insert("len-161".into(), long);
+    // The structured mode: a key, a hash, then each operation with 33 parameter bytes
+    // (enough for any), none, and four chained.
+    let mut rng = SplitMix64(0x5eed_a5a5);
+    let mut structured = |ops: &[u8]| {
+        let mut s = vec![P256_STRUCTURED];
+        s.extend(rng.bytes(64));
+        for &op in ops {
+            s.push(op);
+            s.extend(rng.bytes(33));
+        }
+        s
+    };
+    seeds.insert("structured-none".into(), structured(&[]));
+    for op in 0..P256_OPS {
+        seeds.insert(format!("structured-op-{op:02}"), structured(&[op]));
+    }
+    for (i, ops) in [
+        [0u8, 1, 6, 22],
+        [13, 14, 12, 16],
+        [19, 0, 18, 3],
+        [20, 12, 10, 7],
+    ]
+    .iter()
+    .enumerate()
+    {
+        seeds.insert(format!("structured-chain-{i}"), structured(ops));
+    }
 }
 
 fn root() -> PathBuf {

@@ -12,9 +12,19 @@
 //! the expected results come from the shared test support (`asmcrypto_testkit::hostile`
 //! and its reference model).
 //!
+//! `--p256` runs P256VERIFY (EIP-7951) instead: rounds of 1–300 seeded inputs of every
+//! kind of the shared test support's P-256 generator (`asmcrypto_testkit::p256::case`:
+//! valid signatures with low and high s and a hash ≥ n, r and s at 0, n and above, key
+//! coordinates ≥ p, the key (0, 0) or off the curve, a changed hash, r, s or key, R′ at
+//! infinity, random bytes), each through `p256verify_precompile` (also cut or padded to
+//! another length, one input in eight), `p256_verify` (its exact error derived from the
+//! input's fields) and, the round as one call, `p256_verify_batch`, against RustCrypto's
+//! `p256` crate, which OpenSSL must agree with wherever it is an oracle (160 bytes, key
+//! coordinates below p).
+//!
 //! ```text
 //! cargo run --release -p asmcrypto-tools --bin soak -- --seconds N [--threads T] [--seed S]
-//!     [--progress SECS] [--only KIND] [--replay THREAD:ROUND [--dump]] [--self-test]
+//!     [--progress SECS] [--only KIND | --p256] [--replay THREAD:ROUND [--dump]] [--self-test]
 //! ```
 //!
 //! Exits with status 1 on any disagreement or panic, after printing the first few in hex.
@@ -35,11 +45,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use asmcrypto::Error;
 use asmcrypto::internals::BatchPath;
+use asmcrypto::{Error, P256Error};
 use asmcrypto_testkit::Signed;
 use asmcrypto_testkit::hostile::{Case, Generator, Kind};
 use asmcrypto_testkit::oracle::{address_of_key, keccak as sha3_keccak};
+use asmcrypto_testkit::p256 as tk256;
 use asmcrypto_testkit::paths;
 use asmcrypto_testkit::rng::{SplitMix64, mix};
 
@@ -51,7 +62,7 @@ fn round_seed(seed: u64, thread: u64, round: u64) -> u64 {
 // Checks
 // ---------------------------------------------------------------------------------------
 
-const FN_NAMES: [&str; 15] = [
+const FN_NAMES: [&str; 19] = [
     "recover_public_key",
     "recover_address",
     "ecrecover_public_key",
@@ -67,7 +78,14 @@ const FN_NAMES: [&str; 15] = [
     "keccak256",
     "Keccak256 (incremental)",
     "keccak256_batch",
+    "p256verify_precompile",
+    "p256verify_precompile (other lengths)",
+    "p256_verify",
+    "p256_verify_batch",
 ];
+/// The rows of the default mode and of `--p256`.
+const SECP_ROWS: std::ops::Range<usize> = 0..15;
+const P256_ROWS: std::ops::Range<usize> = 15..19;
 const F_KEY: usize = 0;
 const F_ADDR: usize = 1;
 const F_EC_KEY: usize = 2;
@@ -77,6 +95,10 @@ const F_BATCH: usize = 5;
 const F_KECCAK: usize = 12;
 const F_KECCAK_INC: usize = 13;
 const F_KECCAK_BATCH: usize = 14;
+const F_P256_PRE: usize = 15;
+const F_P256_PRE_LEN: usize = 16;
+const F_P256_TYPED: usize = 17;
+const F_P256_BATCH: usize = 18;
 
 /// The row of a batch path in [`FN_NAMES`].
 fn path_row(path: BatchPath) -> usize {
@@ -102,6 +124,19 @@ const OUTCOME_NAMES: [&str; 8] = [
 ];
 const O_KECCAK: usize = 7;
 
+/// The expected outcomes of `--p256`'s executions.
+const P256_OUTCOME_NAMES: [&str; 7] = [
+    "valid",
+    "InvalidR",
+    "InvalidS",
+    "KeyCoordinateOutOfRange",
+    "KeyNotOnCurve",
+    "Mismatch (R′ at infinity or x(R′) ≢ r)",
+    "another length than 160 (precompile: empty output)",
+];
+const P256_O_LEN: usize = 6;
+const P256_KINDS: usize = tk256::KINDS.len();
+
 fn outcome<T>(r: &Result<T, Error>) -> usize {
     match r {
         Ok(_) => 0,
@@ -125,6 +160,10 @@ struct Stats {
     reference_ns: u64,
     check_ns: u64,
     fn_ns: [u64; FN_NAMES.len()],
+    p256_outcomes: [u64; P256_OUTCOME_NAMES.len()],
+    p256_kinds: [u64; P256_KINDS],
+    /// `--p256`: the inputs on which OpenSSL was an oracle (and agreed with `p256`).
+    p256_openssl: u64,
 }
 
 impl Stats {
@@ -146,6 +185,13 @@ impl Stats {
         for (a, b) in self.fn_ns.iter_mut().zip(&o.fn_ns) {
             *a += b;
         }
+        for (a, b) in self.p256_outcomes.iter_mut().zip(&o.p256_outcomes) {
+            *a += b;
+        }
+        for (a, b) in self.p256_kinds.iter_mut().zip(&o.p256_kinds) {
+            *a += b;
+        }
+        self.p256_openssl += o.p256_openssl;
     }
 
     fn executions(&self) -> u64 {
@@ -503,6 +549,214 @@ fn run_round(
 }
 
 // ---------------------------------------------------------------------------------------
+// P-256 (`--p256`)
+// ---------------------------------------------------------------------------------------
+
+/// One `--p256` input: its kind, the 160 bytes, the `p256` crate's verdict, and the input
+/// cut or padded to another length (for the precompile alone) in one round of eight.
+struct P256Case {
+    kind: usize,
+    input: tk256::Input,
+    valid: bool,
+    other_len: Option<Vec<u8>>,
+}
+
+impl P256Case {
+    fn describe(&self) -> String {
+        format!(
+            "{} (kind {}): {}",
+            tk256::KINDS[self.kind],
+            self.kind,
+            hex::encode(self.input)
+        )
+    }
+
+    /// `p256_verify`'s answer: the first of EIP-7951's checks that the input fails, from
+    /// its fields alone (the curve check by the `p256` crate), or `Ok`.
+    fn want_typed(&self) -> Result<(), P256Error> {
+        let input = &self.input;
+        let in_range = |b: &[u8], m: &[u8; 32]| b.iter().any(|&x| x != 0) && b < &m[..];
+        if self.valid {
+            Ok(())
+        } else if !in_range(&input[32..64], &tk256::N) {
+            Err(P256Error::InvalidR)
+        } else if !in_range(&input[64..96], &tk256::N) {
+            Err(P256Error::InvalidS)
+        } else if input[96..128] >= tk256::P[..] || input[128..] >= tk256::P[..] {
+            Err(P256Error::KeyCoordinateOutOfRange)
+        } else if !p256_on_curve(&input[96..]) {
+            Err(P256Error::KeyNotOnCurve)
+        } else {
+            Err(P256Error::Mismatch)
+        }
+    }
+}
+
+fn p256_on_curve(key: &[u8]) -> bool {
+    let mut point = [4u8; 65];
+    point[1..].copy_from_slice(key);
+    p256::PublicKey::from_sec1_bytes(&point).is_ok()
+}
+
+fn p256_outcome(want: &Result<(), P256Error>) -> usize {
+    match want {
+        Ok(()) => 0,
+        Err(P256Error::InvalidR) => 1,
+        Err(P256Error::InvalidS) => 2,
+        Err(P256Error::KeyCoordinateOutOfRange) => 3,
+        Err(P256Error::KeyNotOnCurve) => 4,
+        Err(_) => 5,
+    }
+}
+
+/// Runs `--p256` round `round` of worker `thread`: 1–300 inputs of kinds drawn at random.
+fn run_p256_round(
+    seed: u64,
+    thread: u64,
+    round: u64,
+    stats: &mut Stats,
+    dump: bool,
+    self_test: bool,
+) {
+    let t0 = Instant::now();
+    let round_id = format!("{thread}:{round}");
+    let mut rng = SplitMix64(round_seed(seed, thread, round));
+    let len = rng.range(1, 300) as usize;
+    let mut cases: Vec<P256Case> = (0..len)
+        .map(|_| {
+            let kind = rng.index(P256_KINDS);
+            let input = tk256::case(&mut rng, kind);
+            let other_len = (rng.below(8) == 0).then(|| {
+                let mut v = input.to_vec();
+                let len = match rng.range(0, 319) as usize {
+                    160 => 0,
+                    l => l,
+                };
+                v.resize(len, 0);
+                if len > 160 {
+                    rng.fill(&mut v[160..]);
+                }
+                v
+            });
+            P256Case {
+                kind,
+                valid: tk256::p256_crate_verify(&input),
+                input,
+                other_len,
+            }
+        })
+        .collect();
+    // OpenSSL must agree with the p256 crate wherever it is an oracle.
+    for c in &cases {
+        if let Some(openssl) = tk256::openssl_verify(&c.input) {
+            stats.p256_openssl += 1;
+            if openssl != c.valid {
+                stats.disagreements += 1;
+                report(format!(
+                    "ORACLE DISAGREEMENT (round {round_id}): OpenSSL says {openssl}, the p256 crate {}\n  input: {}",
+                    c.valid,
+                    c.describe()
+                ));
+            }
+        }
+    }
+    if self_test {
+        cases[0].valid = !cases[0].valid;
+    }
+    stats.reference_ns += t0.elapsed().as_nanos() as u64;
+    if dump {
+        println!("round {round_id}: {} P-256 inputs", cases.len());
+        for (i, c) in cases.iter().enumerate() {
+            println!("  #{i}: {} → {}", c.describe(), c.valid);
+            if let Some(v) = &c.other_len {
+                println!("      as {} bytes: {}", v.len(), hex::encode(v));
+            }
+        }
+    }
+
+    let t1 = Instant::now();
+    let mut ck = Checker { stats, round_id };
+    if self_test {
+        ck.one(
+            F_P256_TYPED,
+            &Err::<(), _>(P256Error::Mismatch),
+            || panic!("self-test"),
+            || "self-test".into(),
+        );
+    }
+    for c in &cases {
+        ck.stats.p256_kinds[c.kind] += 1;
+        let want = c.want_typed();
+        ck.stats.p256_outcomes[p256_outcome(&want)] += 2;
+        ck.one(
+            F_P256_PRE,
+            &c.valid.then_some(asmcrypto::P256VERIFY_SUCCESS),
+            || asmcrypto::p256verify_precompile(&c.input),
+            || c.describe(),
+        );
+        let hash: [u8; 32] = c.input[..32].try_into().unwrap();
+        let sig: [u8; 64] = c.input[32..96].try_into().unwrap();
+        let key: [u8; 64] = c.input[96..].try_into().unwrap();
+        ck.one(
+            F_P256_TYPED,
+            &want,
+            || asmcrypto::p256_verify(&hash, &sig, &key),
+            || c.describe(),
+        );
+        if let Some(v) = &c.other_len {
+            ck.stats.p256_outcomes[P256_O_LEN] += 1;
+            ck.one(
+                F_P256_PRE_LEN,
+                &tk256::p256_crate_verify(v).then_some(asmcrypto::P256VERIFY_SUCCESS),
+                || asmcrypto::p256verify_precompile(v),
+                || format!("{} bytes: {}", v.len(), hex::encode(v)),
+            );
+        }
+    }
+    // The round as one batch (past the 256 inputs of a shared inversion when it is longer).
+    let inputs: Vec<tk256::Input> = cases.iter().map(|c| c.input).collect();
+    for c in &cases {
+        ck.stats.p256_outcomes[p256_outcome(&c.want_typed())] += 1;
+    }
+    ck.stats.execs[F_P256_BATCH] += len as u64;
+    let t = Instant::now();
+    let res = panic::catch_unwind(AssertUnwindSafe(|| asmcrypto::p256_verify_batch(&inputs)));
+    ck.stats.fn_ns[F_P256_BATCH] += t.elapsed().as_nanos() as u64;
+    match res {
+        Ok(got) if got.len() != len => {
+            ck.stats.disagreements += 1;
+            report(format!(
+                "DISAGREEMENT in p256_verify_batch (round {}): {} results for {len} inputs",
+                ck.round_id,
+                got.len()
+            ));
+        }
+        Ok(got) => {
+            for (lane, (g, c)) in got.iter().zip(&cases).enumerate() {
+                if *g != c.valid {
+                    ck.stats.disagreements += 1;
+                    report(format!(
+                        "DISAGREEMENT in p256_verify_batch, lane {lane} of {len} (round {}):\n  input: {}\n  expected: {}\n  got:      {g}",
+                        ck.round_id,
+                        c.describe(),
+                        c.valid
+                    ));
+                }
+            }
+        }
+        Err(_) => {
+            ck.stats.panics += 1;
+            report(format!(
+                "PANIC in p256_verify_batch over {len} inputs (round {}; rerun it with --p256 --replay and --dump)",
+                ck.round_id
+            ));
+        }
+    }
+    ck.stats.check_ns += t1.elapsed().as_nanos() as u64;
+    ck.stats.rounds += 1;
+}
+
+// ---------------------------------------------------------------------------------------
 // Driver
 // ---------------------------------------------------------------------------------------
 
@@ -513,6 +767,7 @@ struct Args {
     progress: f64,
     replay: Option<(u64, u64)>,
     only: Option<Kind>,
+    p256: bool,
     dump: bool,
     self_test: bool,
 }
@@ -525,13 +780,14 @@ fn parse_args() -> Args {
         progress: 0.0,
         replay: None,
         only: None,
+        p256: false,
         dump: false,
         self_test: false,
     };
     let mut it = std::env::args().skip(1);
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.key()).collect();
     let usage = format!(
-        "usage: soak --seconds N [--threads T] [--seed S] [--progress SECS] [--only KIND] [--replay THREAD:ROUND [--dump]] [--self-test]\nKIND: {}",
+        "usage: soak --seconds N [--threads T] [--seed S] [--progress SECS] [--only KIND | --p256] [--replay THREAD:ROUND [--dump]] [--self-test]\nKIND: {}",
         kinds.join(", ")
     );
     while let Some(arg) = it.next() {
@@ -554,6 +810,7 @@ fn parse_args() -> Args {
                 let kind = Kind::ALL.iter().find(|k| k.key() == v);
                 a.only = Some(*kind.unwrap_or_else(|| panic!("--only: no kind {v}\n{usage}")));
             }
+            "--p256" => a.p256 = true,
             "--dump" => a.dump = true,
             "--self-test" => a.self_test = true,
             "-h" | "--help" => {
@@ -562,6 +819,9 @@ fn parse_args() -> Args {
             }
             other => panic!("unknown argument {other}\n{usage}"),
         }
+    }
+    if a.p256 && a.only.is_some() {
+        panic!("--only picks a kind of the secp256k1 mix; --p256 draws every P-256 kind\n{usage}");
     }
     a.threads = a.threads.max(1);
     if a.progress <= 0.0 {
@@ -593,7 +853,7 @@ fn cpu_name() -> String {
         .unwrap_or_else(|| "unknown CPU".into())
 }
 
-fn print_summary(s: &Stats, elapsed: Duration, threads: usize) {
+fn print_summary(s: &Stats, elapsed: Duration, threads: usize, p256: bool) {
     let secs = elapsed.as_secs_f64();
     let execs = s.executions();
     println!("--- summary ---");
@@ -604,11 +864,22 @@ fn print_summary(s: &Stats, elapsed: Duration, threads: usize) {
     );
     println!("disagreements: {}   panics: {}", s.disagreements, s.panics);
     println!("per function:");
-    for ((name, n), ns) in FN_NAMES.iter().zip(&s.execs).zip(&s.fn_ns) {
+    let rows = if p256 { P256_ROWS } else { SECP_ROWS };
+    for ((name, n), ns) in FN_NAMES
+        .iter()
+        .zip(&s.execs)
+        .zip(&s.fn_ns)
+        .take(rows.end)
+        .skip(rows.start)
+    {
         println!(
             "  {name:<44} {n:>14}  {:7.2} µs/execution",
             *ns as f64 / 1e3 / (*n).max(1) as f64
         );
+    }
+    if p256 {
+        print_p256_summary(s);
+        return;
     }
     let total_outcomes: u64 = s.outcomes.iter().sum();
     println!("expected outcome of each execution:");
@@ -635,6 +906,37 @@ fn print_summary(s: &Stats, elapsed: Duration, threads: usize) {
     );
 }
 
+/// The rest of `--p256`'s summary: the outcomes, the kinds and OpenSSL's share.
+fn print_p256_summary(s: &Stats) {
+    let total_outcomes: u64 = s.p256_outcomes.iter().sum();
+    println!("expected outcome of each execution:");
+    for (name, n) in P256_OUTCOME_NAMES.iter().zip(&s.p256_outcomes) {
+        println!(
+            "  {name:<52} {n:>14}  {:5.1}%",
+            100.0 * *n as f64 / total_outcomes.max(1) as f64
+        );
+    }
+    let total_cases: u64 = s.p256_kinds.iter().sum();
+    println!("generated inputs by kind:");
+    for (kind, n) in tk256::KINDS.iter().zip(&s.p256_kinds) {
+        println!(
+            "  {kind:<54} {n:>12}  {:5.1}%",
+            100.0 * *n as f64 / total_cases.max(1) as f64
+        );
+    }
+    println!(
+        "OpenSSL an oracle (and compared with the p256 crate) on {} of {total_cases} inputs ({:.1}%; not where a key coordinate is ≥ p)",
+        s.p256_openssl,
+        100.0 * s.p256_openssl as f64 / total_cases.max(1) as f64
+    );
+    let busy = (s.reference_ns + s.check_ns).max(1) as f64;
+    println!(
+        "thread time: {:.0}% generating inputs and the p256/OpenSSL reference, {:.0}% in the checked calls",
+        100.0 * s.reference_ns as f64 / busy,
+        100.0 * s.check_ns as f64 / busy
+    );
+}
+
 fn main() {
     let args = parse_args();
     // Print the first few panic messages (with location); count all of them.
@@ -645,7 +947,8 @@ fn main() {
         }
     }));
     println!(
-        "asmcrypto soak: backend {} on {} (avx512ifma: {}), seed {}{}",
+        "asmcrypto soak{}: backend {} on {} (avx512ifma: {}), seed {}{}",
+        if args.p256 { " (P-256)" } else { "" },
         asmcrypto::backend(),
         cpu_name(),
         has_ifma(),
@@ -658,15 +961,19 @@ fn main() {
     let total = Mutex::new(Stats::default());
     if let Some((thread, round)) = args.replay {
         let mut s = Stats::default();
-        run_round(
-            args.seed,
-            thread,
-            round,
-            &mut s,
-            args.dump,
-            args.self_test,
-            args.only,
-        );
+        if args.p256 {
+            run_p256_round(args.seed, thread, round, &mut s, args.dump, args.self_test);
+        } else {
+            run_round(
+                args.seed,
+                thread,
+                round,
+                &mut s,
+                args.dump,
+                args.self_test,
+                args.only,
+            );
+        }
         total.lock().unwrap().merge(&s);
     } else {
         println!(
@@ -678,12 +985,17 @@ fn main() {
         std::thread::scope(|scope| {
             for t in 0..args.threads {
                 let (stop, total) = (&stop, &total);
-                let (seed, self_test, only) = (args.seed, args.self_test, args.only);
+                let (seed, self_test, only, p256) =
+                    (args.seed, args.self_test, args.only, args.p256);
                 scope.spawn(move || {
                     let mut round = 0u64;
                     while !stop.load(Ordering::Relaxed) {
                         let mut s = Stats::default();
-                        run_round(seed, t as u64, round, &mut s, false, self_test, only);
+                        if p256 {
+                            run_p256_round(seed, t as u64, round, &mut s, false, self_test);
+                        } else {
+                            run_round(seed, t as u64, round, &mut s, false, self_test, only);
+                        }
                         total.lock().unwrap_or_else(|e| e.into_inner()).merge(&s);
                         round += 1;
                     }
@@ -699,11 +1011,21 @@ fn main() {
                 if now >= next {
                     let s = total.lock().unwrap_or_else(|e| e.into_inner()).clone();
                     let el = start.elapsed().as_secs_f64();
-                    let ok = s.outcomes[0] as f64 / s.outcomes.iter().sum::<u64>().max(1) as f64;
+                    let outcomes = if args.p256 {
+                        &s.p256_outcomes[..]
+                    } else {
+                        &s.outcomes[..]
+                    };
+                    let ok = outcomes[0] as f64 / outcomes.iter().sum::<u64>().max(1) as f64;
                     println!(
-                        "[{el:7.0} s] executions {:>13}  {:>8.0}/s  valid recoveries {:4.1}%  disagreements {}  panics {}",
+                        "[{el:7.0} s] executions {:>13}  {:>8.0}/s  valid {} {:4.1}%  disagreements {}  panics {}",
                         s.executions(),
                         s.executions() as f64 / el,
+                        if args.p256 {
+                            "signatures"
+                        } else {
+                            "recoveries"
+                        },
                         100.0 * ok,
                         s.disagreements,
                         s.panics
@@ -723,6 +1045,7 @@ fn main() {
         } else {
             args.threads
         },
+        args.p256,
     );
     let failures = FAILURES.lock().unwrap_or_else(|e| e.into_inner());
     if !failures.is_empty() {
