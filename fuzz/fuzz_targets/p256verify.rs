@@ -235,8 +235,8 @@ enum Op {
     EdgeKey,
     /// Signed again, by the same key, over an edge hash ([`edge`], m = n).
     EdgeHash,
-    /// The input cut to (parameter byte mod 160) bytes or padded with 1–8 parameter bytes;
-    /// the last operation.
+    /// The input cut to fewer than 128 bytes (a parameter byte below 0x80: that many) or
+    /// padded with 1–8 parameter bytes (its low 3 bits + 1); the last operation.
     Resize,
 }
 
@@ -413,7 +413,7 @@ impl Built {
                 let b = rd.byte();
                 let mut out = self.input.to_vec();
                 if b & 0x80 == 0 {
-                    out.truncate(usize::from(b) % 160);
+                    out.truncate(usize::from(b));
                 } else {
                     for _ in 0..1 + (b & 7) {
                         out.push(rd.byte());
