@@ -48,4 +48,4 @@ export ASMCRYPTO_TEST_SWEEP_PORTABLE=0
 echo "   $(qemu-aarch64 --version | head -n1); $(aarch64-linux-gnu-gcc --version | head -n1)"
 cargo test --target "$target" --lib \
     --test vectors --test edge_cases --test differential \
-    --test keccak --test proptest_laws --test batch_paths --test p256
+    --test keccak256 --test proptest_laws --test batch_paths --test p256verify

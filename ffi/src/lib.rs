@@ -20,6 +20,31 @@ use std::sync::OnceLock;
 /// for the `parallel` feature to give every core of a big machine several tasks.
 const BATCH_CHUNK: usize = 16384;
 
+/// A batch call over `n` inputs in chunks of at most [`BATCH_CHUNK`] (so that the copies
+/// of the inputs stay bounded): `read(i)` copies input i in, `batch` computes a chunk's
+/// results, `put(i, result)` writes entry i out and says whether it counts as a success.
+/// Returns the number of successes.
+fn chunked<I, R>(
+    n: usize,
+    read: impl Fn(usize) -> I,
+    batch: impl Fn(&[I]) -> Vec<R>,
+    mut put: impl FnMut(usize, R) -> bool,
+) -> usize {
+    let mut successes = 0usize;
+    let mut start = 0usize;
+    let mut chunk = Vec::with_capacity(n.min(BATCH_CHUNK));
+    while start < n {
+        let len = (n - start).min(BATCH_CHUNK);
+        chunk.clear();
+        chunk.extend((start..start + len).map(&read));
+        for (i, r) in (start..start + len).zip(batch(&chunk)) {
+            successes += usize::from(put(i, r));
+        }
+        start += len;
+    }
+    successes
+}
+
 /// Runs `f`, and returns `on_panic` if it panics instead of letting the panic unwind.
 ///
 /// The panic payload is leaked, not dropped: dropping it runs arbitrary `Drop` code, which
@@ -176,35 +201,26 @@ pub unsafe extern "C" fn asmcrypto_recover_addresses(
         return 0;
     }
     let run = || {
-        let mut recovered = 0usize;
-        let mut start = 0usize;
-        let mut inputs = Vec::with_capacity(n.min(BATCH_CHUNK));
-        while start < n {
-            let len = (n - start).min(BATCH_CHUNK);
-            inputs.clear();
-            for i in start..start + len {
-                // SAFETY: i < n, so bytes 32i..32i+32 of msgs and 65i..65i+65 of sigs lie
-                // inside the 32n- and 65n-byte input buffers (65n fits in isize).
-                inputs
-                    .push(unsafe { (read::<32>(msgs.add(32 * i)), read::<65>(sigs.add(65 * i))) });
-            }
-            let results = asmcrypto::recover_addresses(&inputs);
-            for (i, r) in (start..start + len).zip(&results) {
+        chunked(
+            n,
+            // SAFETY: i < n, so bytes 32i..32i+32 of msgs and 65i..65i+65 of sigs lie inside
+            // the 32n- and 65n-byte input buffers (65n fits in isize).
+            |i| unsafe { (read::<32>(msgs.add(32 * i)), read::<65>(sigs.add(65 * i))) },
+            asmcrypto::recover_addresses,
+            |i, r| {
                 let (addr, ok) = match r {
-                    Ok(addr) => (*addr, 1u8),
+                    Ok(addr) => (addr, 1u8),
                     Err(_) => ([0u8; 20], 0u8),
                 };
-                recovered += usize::from(ok);
                 // SAFETY: i < n, so bytes 20i..20i+20 of addrs_out and byte i of ok_out lie
                 // inside the 20n- and n-byte output buffers.
                 unsafe {
                     write(addrs_out.add(20 * i), &addr);
                     write(ok_out.add(i), &[ok]);
                 }
-            }
-            start += len;
-        }
-        recovered
+                ok == 1
+            },
+        )
     };
     guarded(None, || Some(run())).unwrap_or_else(|| {
         // No result of this call can be trusted: report every entry as failed.
@@ -351,26 +367,18 @@ pub unsafe extern "C" fn asmcrypto_p256_verify_batch(
         return 0;
     }
     let run = || {
-        let mut valid = 0usize;
-        let mut start = 0usize;
-        let mut chunk = Vec::with_capacity(n.min(BATCH_CHUNK));
-        while start < n {
-            let len = (n - start).min(BATCH_CHUNK);
-            chunk.clear();
-            for i in start..start + len {
-                // SAFETY: i < n, so bytes 160i..160i+160 lie inside the 160n-byte input
-                // buffer (160n fits in isize).
-                chunk.push(unsafe { read::<LEN>(inputs.add(LEN * i)) });
-            }
-            let results = asmcrypto::p256_verify_batch(&chunk);
-            for (i, ok) in (start..start + len).zip(results) {
-                valid += usize::from(ok);
+        chunked(
+            n,
+            // SAFETY: i < n, so bytes 160i..160i+160 lie inside the 160n-byte input buffer
+            // (160n fits in isize).
+            |i| unsafe { read::<LEN>(inputs.add(LEN * i)) },
+            asmcrypto::p256_verify_batch,
+            |i, ok| {
                 // SAFETY: i < n, so byte i lies inside the n-byte output buffer.
                 unsafe { write(ok_out.add(i), &[u8::from(ok)]) };
-            }
-            start += len;
-        }
-        valid
+                ok
+            },
+        )
     };
     guarded(None, || Some(run())).unwrap_or_else(|| {
         // No result of this call can be trusted: report every entry as failed.

@@ -21,8 +21,8 @@
 
 #![no_main]
 
-use asmcrypto::{P256Error, p256_verify, p256_verify_batch, p256verify_precompile};
-use asmcrypto_testkit::p256::{N, P, openssl_verify, p256_crate_verify};
+use asmcrypto::{p256_verify, p256_verify_batch, p256verify_precompile};
+use asmcrypto_testkit::p256::{N, P, expected_error, openssl_verify, p256_crate_verify};
 use libfuzzer_sys::fuzz_target;
 use num_bigint::BigUint;
 use p256::ecdsa::signature::hazmat::PrehashSigner;
@@ -74,29 +74,6 @@ fn split(input: &Input) -> ([u8; 32], [u8; 64], [u8; 64]) {
         input[32..96].try_into().unwrap(),
         input[96..].try_into().unwrap(),
     )
-}
-
-/// The first of EIP-7951's checks that an invalid input fails, from its fields alone (the
-/// curve check by the `p256` crate).
-fn expected_error(input: &Input) -> P256Error {
-    let in_range = |b: &[u8], m: &[u8; 32]| b.iter().any(|&x| x != 0) && b < &m[..];
-    if !in_range(&input[32..64], &N) {
-        P256Error::InvalidR
-    } else if !in_range(&input[64..96], &N) {
-        P256Error::InvalidS
-    } else if input[96..128] >= P[..] || input[128..] >= P[..] {
-        P256Error::KeyCoordinateOutOfRange
-    } else if !on_curve(&input[96..]) {
-        P256Error::KeyNotOnCurve
-    } else {
-        P256Error::Mismatch
-    }
-}
-
-fn on_curve(key: &[u8]) -> bool {
-    let mut point = [4u8; 65];
-    point[1..].copy_from_slice(key);
-    PublicKey::from_sec1_bytes(&point).is_ok()
 }
 
 // ---------------------------------------------------------------------------------------

@@ -21,6 +21,9 @@ use crate::arith::words;
 #[cfg(target_arch = "x86_64")]
 #[path = "field_adx.rs"]
 mod field_adx;
+#[cfg(target_arch = "x86_64")]
+#[path = "field_x86.rs"]
+mod field_x86;
 
 /// p, little-endian words.
 pub const P: [u64; 4] = [
@@ -106,24 +109,31 @@ impl Fe {
         words::is_zero(&self.0)
     }
 
-    /// a + b.
+    /// a + b (the assembly of `field_x86` on x86-64, [`add_words`] elsewhere).
     #[inline(always)]
     pub fn add(&self, b: &Self) -> Self {
-        let (s, carry) = words::add(&self.0, &b.0);
-        let (d, borrow) = words::sub(&s, &P);
-        // s < 2p: subtract p once when the sum carried out or is at least p.
-        if carry || !borrow { Self(d) } else { Self(s) }
+        #[cfg(target_arch = "x86_64")]
+        return Self(field_x86::add(&self.0, &b.0));
+        #[cfg(not(target_arch = "x86_64"))]
+        return Self(add_words(&self.0, &b.0));
     }
 
-    /// a − b.
+    /// a − b (the assembly of `field_x86` on x86-64, [`sub_words`] elsewhere).
     #[inline(always)]
     pub fn sub(&self, b: &Self) -> Self {
-        let (d, borrow) = words::sub(&self.0, &b.0);
-        if borrow {
-            Self(words::add(&d, &P).0)
-        } else {
-            Self(d)
-        }
+        #[cfg(target_arch = "x86_64")]
+        return Self(field_x86::sub(&self.0, &b.0));
+        #[cfg(not(target_arch = "x86_64"))]
+        return Self(sub_words(&self.0, &b.0));
+    }
+
+    /// a/2 (the assembly of `field_x86` on x86-64, [`half_words`] elsewhere).
+    #[inline(always)]
+    pub fn half(&self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        return Self(field_x86::half(&self.0));
+        #[cfg(not(target_arch = "x86_64"))]
+        return Self(half_words(&self.0));
     }
 
     /// 2a.
@@ -225,6 +235,38 @@ impl FieldMul for MulxAdx {
     }
 }
 
+/// a + b mod p for a, b below p, in portable Rust: without a branch on the values, which
+/// no predictor foresees.
+#[inline(always)]
+fn add_words(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let (s, carry) = words::add(a, b);
+    let (d, borrow) = words::sub(&s, &P);
+    // s < 2p: subtract p once when the sum carried out or is at least p.
+    select(carry || !borrow, &d, &s)
+}
+
+/// a − b mod p for a, b below p, in portable Rust: p added back by a mask of the borrow.
+#[inline(always)]
+fn sub_words(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let (d, borrow) = words::sub(a, b);
+    let m = (borrow as u64).wrapping_neg();
+    words::add(&d, &[m, m & P[1], 0, m & P[3]]).0
+}
+
+/// a/2 mod p for a below p, in portable Rust: p added by a mask of a's parity (a + p is
+/// even), then the 257-bit sum shifted right by one.
+#[inline(always)]
+fn half_words(a: &[u64; 4]) -> [u64; 4] {
+    let m = (a[0] & 1).wrapping_neg();
+    let (s, carry) = words::add(a, &[m, m & P[1], 0, m & P[3]]);
+    [
+        s[0] >> 1 | s[1] << 63,
+        s[1] >> 1 | s[2] << 63,
+        s[2] >> 1 | s[3] << 63,
+        s[3] >> 1 | (carry as u64) << 63,
+    ]
+}
+
 /// The 512-bit product of two 256-bit values (schoolbook, 16 word products).
 #[inline(always)]
 fn mul_wide(a: &[u64; 4], b: &[u64; 4]) -> [u64; 8] {
@@ -303,7 +345,14 @@ fn mont_reduce(t: &[u64; 8]) -> [u64; 4] {
     let r = [t[4], t[5], t[6], t[7]];
     // r + top·2²⁵⁶ < 2p: one conditional subtraction.
     let (d, borrow) = words::sub(&r, &P);
-    if top != 0 || !borrow { d } else { r }
+    select(top != 0 || !borrow, &d, &r)
+}
+
+/// `a` if `c`, else `b`, word by word (a conditional move each, where the values stay in
+/// registers).
+#[inline(always)]
+fn select(c: bool, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    core::array::from_fn(|i| core::hint::select_unpredictable(c, a[i], b[i]))
 }
 
 #[cfg(test)]
@@ -390,6 +439,17 @@ mod tests {
             assert_eq!(big(&m.sqr(&Fe(*a)).0), (&ba * &ba * &rinv) % &p);
             assert_eq!(big(&fa.add(&fb).to_canonical()), (&ba + &bb) % &p);
             assert_eq!(big(&fa.sub(&fb).to_canonical()), (&ba + &p - &bb) % &p);
+            // The portable sum and difference (which x86-64 does not use) on the same words.
+            assert_eq!(add_words(&fa.0, &fb.0), fa.add(&fb).0);
+            assert_eq!(sub_words(&fa.0, &fb.0), fa.sub(&fb).0);
+            let half = fa.half();
+            assert_eq!(half.add(&half), fa, "half");
+            assert_eq!(half_words(&fa.0), half.0);
+            assert_eq!(
+                big(&Fe(*a).half().0) * 2u8 % &p,
+                ba.clone(),
+                "half of the raw words"
+            );
             assert_eq!(big(&fa.neg().to_canonical()), (&p - &ba) % &p);
             let inv = fa.inv_with(m);
             if ba == BigUint::from(0u8) {

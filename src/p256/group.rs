@@ -1,8 +1,8 @@
 //! Points of P-256, y² = x³ − 3x + b: affine, and Jacobian (X, Y, Z) for x = X/Z²,
 //! y = Y/Z³, with Z = 0 the point at infinity.
 //!
-//! The doubling is dbl-2001-b (3M + 5S), which uses a = −3: 3·(X − Z²)·(X + Z²) replaces
-//! 3X² + a·Z⁴. The additions of a verification's loop are mixed (Jacobian + affine,
+//! The doubling uses a = −3: 3·(X − Z²)·(X + Z²) replaces 3X² + a·Z⁴ (dbl-2001-b's terms,
+//! computed from 2Y in 4M + 4S). The additions of a verification's loop are mixed (Jacobian + affine,
 //! 8M + 3S), so the odd multiples of both G and the key are affine. Every formula takes
 //! the field's multiply as a [`FieldMul`], chosen once per verification.
 
@@ -94,23 +94,24 @@ impl Jacobian {
         self.z.is_zero()
     }
 
-    /// 2P (dbl-2001-b, a = −3). Infinity doubles to infinity (Z₃ = 2·Y·Z), and so does a
-    /// point of order 2 (none on P-256, whose order is prime).
+    /// 2P for a = −3, in 4M + 4S and ten sums, differences and halvings. The terms of
+    /// dbl-2001-b (3M + 5S: α = 3·(X − Z²)·(X + Z²), β = X·Y², X₃ = α² − 8β,
+    /// Y₃ = α·(4β − X₃) − 8Y⁴), but from 2Y: (2Y)² = 4Y² gives 4β in one product, its
+    /// square halved gives 8Y⁴, and Z₃ = 2Y·Z is one product where (Y + Z)² − Y² − Z² took
+    /// a square and three sums, which cost more here than the product's extra over a
+    /// square. Infinity doubles to infinity (Z₃ = 2·Y·Z), and so would a point of order 2
+    /// (none on P-256, whose order is prime).
     #[inline(always)]
     pub fn double_with<M: FieldMul>(&self, m: M) -> Self {
+        let y2 = self.y.dbl();
         let delta = m.sqr(&self.z);
-        let gamma = m.sqr(&self.y);
-        let beta = m.mul(&self.x, &gamma);
+        let gamma4 = m.sqr(&y2);
+        let z3 = m.mul(&y2, &self.z);
         let t = m.mul(&self.x.sub(&delta), &self.x.add(&delta));
         let alpha = t.dbl().add(&t);
-        let beta4 = beta.dbl().dbl();
+        let beta4 = m.mul(&self.x, &gamma4);
         let x3 = m.sqr(&alpha).sub(&beta4.dbl());
-        let yz = self.y.add(&self.z);
-        let z3 = m.sqr(&yz).sub(&gamma).sub(&delta);
-        let gamma2 = m.sqr(&gamma);
-        let y3 = m
-            .mul(&alpha, &beta4.sub(&x3))
-            .sub(&gamma2.dbl().dbl().dbl());
+        let y3 = m.mul(&alpha, &beta4.sub(&x3)).sub(&m.sqr(&gamma4).half());
         Self {
             x: x3,
             y: y3,

@@ -141,6 +141,33 @@ pub fn p256_crate_verify(input: &[u8]) -> bool {
     key.verify_prehash(&input[..32], &sig).is_ok()
 }
 
+/// The first of EIP-7951's checks that `input` fails, from its fields alone, for an input
+/// that does not verify (`p256_verify`'s error): r, then s, in [1, n − 1]; qx and qy below
+/// p; the key on the curve (by the `p256` crate, for which (0, 0) is not); otherwise the
+/// signature itself.
+pub fn expected_error(input: &Input) -> asmcrypto::P256Error {
+    use asmcrypto::P256Error;
+    let in_range = |b: &[u8], m: &[u8; 32]| b.iter().any(|&x| x != 0) && b < &m[..];
+    if !in_range(&input[32..64], &N) {
+        P256Error::InvalidR
+    } else if !in_range(&input[64..96], &N) {
+        P256Error::InvalidS
+    } else if input[96..128] >= P[..] || input[128..] >= P[..] {
+        P256Error::KeyCoordinateOutOfRange
+    } else if !key_on_curve(&input[96..].try_into().expect("64 bytes")) {
+        P256Error::KeyNotOnCurve
+    } else {
+        P256Error::Mismatch
+    }
+}
+
+/// Whether the key qx ‖ qy (coordinates below p) is a point of P-256, by the `p256` crate.
+pub fn key_on_curve(key: &[u8; 64]) -> bool {
+    let mut point = [4u8; 65];
+    point[1..].copy_from_slice(key);
+    p256::PublicKey::from_sec1_bytes(&point).is_ok()
+}
+
 /// OpenSSL's answer (ECDSA_do_verify over an EC_KEY from the affine coordinates), or `None`
 /// where OpenSSL is no oracle for EIP-7951: an input that is not 160 bytes, or a key
 /// coordinate ≥ p, which OpenSSL 3 reduces instead of refusing; and on every CPU but

@@ -1,6 +1,6 @@
 //! Keccak-256 throughput: asmcrypto against the `sha3` and `tiny-keccak` crates.
 //!
-//! `cargo bench --bench keccak`; one group per input size.
+//! `cargo bench --bench keccak256`; one group per input size.
 
 use asmcrypto_testkit::oracle::{keccak as sha3_keccak256, tiny_keccak256};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
