@@ -33,33 +33,29 @@ count() {
     echo "$(sed -n 's/^insns: //p' <<<"$log") $(sed -n 's/^mul64: //p' <<<"$log")"
 }
 
-echo "$(qemu-aarch64 --version | head -n1), $(aarch64-linux-gnu-gcc --version | head -n1)"
-printf '%-40s %14s %14s\n' "per recovered address" instructions "64-bit muls"
-for lib in asmcrypto batch libsecp256k1; do
-    read -r i10 m10 < <(count "$lib" 10)
-    read -r i30 m30 < <(count "$lib" 30)
-    # recover_loop: 147 signatures a round, or one batch of 256 with `batch`.
-    per_round=147
-    [ "$lib" = batch ] && per_round=256
-    n=$((20 * per_round))
-    case $lib in
-        asmcrypto) name="asmcrypto recover_address" ;;
-        batch) name="asmcrypto recover_addresses (256)" ;;
-        libsecp256k1) name="libsecp256k1 + tiny-keccak" ;;
-    esac
-    printf '%-40s %14d %14d\n' "$name" $(((i30 - i10) / n)) $(((m30 - m10) / n))
-done
+# table BINARY LO HI TITLE LIB:PER_ROUND:NAME...: a row per library, instructions and
+# multiplies per item from runs of LO and HI rounds (PER_ROUND items a round).
+table() {
+    local bin=$1 lo=$2 hi=$3 title=$4 entry lib per_round name ilo mlo ihi mhi n
+    shift 4
+    printf '%-40s %14s %14s\n' "$title" instructions "64-bit muls"
+    for entry in "$@"; do
+        IFS=: read -r lib per_round name <<<"$entry"
+        read -r ilo mlo < <(count "$lib" "$lo" "$bin")
+        read -r ihi mhi < <(count "$lib" "$hi" "$bin")
+        n=$(((hi - lo) * per_round))
+        printf '%-40s %14d %14d\n' "$name" $(((ihi - ilo) / n)) $(((mhi - mlo) / n))
+    done
+}
 
-p256_bin="$target_dir/$target/release/p256_loop"
-printf '%-40s %14s %14s\n' "per P-256 verification" instructions "64-bit muls"
-for lib in asmcrypto batch p256; do
-    read -r i2 m2 < <(count "$lib" 2 "$p256_bin")
-    read -r i6 m6 < <(count "$lib" 6 "$p256_bin")
-    n=$((4 * 64))
-    case $lib in
-        asmcrypto) name="asmcrypto p256verify_precompile" ;;
-        batch) name="asmcrypto p256_verify_batch (64)" ;;
-        p256) name="RustCrypto p256 (revm's default)" ;;
-    esac
-    printf '%-40s %14d %14d\n' "$name" $(((i6 - i2) / n)) $(((m6 - m2) / n))
-done
+echo "$(qemu-aarch64 --version | head -n1), $(aarch64-linux-gnu-gcc --version | head -n1)"
+# recover_loop: 147 signatures a round, or one batch of 256 with `batch`.
+table "$bin" 10 30 "per recovered address" \
+    "asmcrypto:147:asmcrypto recover_address" \
+    "batch:256:asmcrypto recover_addresses (256)" \
+    "libsecp256k1:147:libsecp256k1 + tiny-keccak"
+# p256_loop: 64 signatures a round, as one batch with `batch`.
+table "$target_dir/$target/release/p256_loop" 2 6 "per P-256 verification" \
+    "asmcrypto:64:asmcrypto p256verify_precompile" \
+    "batch:64:asmcrypto p256_verify_batch (64)" \
+    "p256:64:RustCrypto p256 (revm's default)"

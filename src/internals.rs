@@ -17,9 +17,9 @@ pub use crate::secp256k1::scalar::Scalar;
 #[cfg(target_arch = "x86_64")]
 pub use crate::p256::field::MulxAdx as P256MulxAdx;
 /// P-256's field: its elements (Montgomery form, [`P256Fe::from_bytes`] and
-/// [`P256Fe::to_bytes`] convert), the product trait, and the MULX/ADX multiply (the
-/// yardstick of `tools`' `p256_lane_mul`).
-pub use crate::p256::field::{Fe as P256Fe, FieldMul as P256FieldMul};
+/// [`P256Fe::to_bytes`] convert), the product trait, its portable implementation and the
+/// MULX/ADX one (the yardstick of `tools`' `p256_lane_mul`).
+pub use crate::p256::field::{Fe as P256Fe, FieldMul as P256FieldMul, Portable as P256Portable};
 
 /// One batch path of [`recover_addresses`](crate::recover_addresses).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

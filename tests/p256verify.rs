@@ -169,3 +169,28 @@ fn lengths_other_than_160_are_refused() {
     long.push(0);
     assert_eq!(p256verify_precompile(&long), None);
 }
+
+#[test]
+fn each_error_names_its_check() {
+    use asmcrypto::P256Error::{
+        InvalidR, InvalidS, KeyCoordinateOutOfRange, KeyNotOnCurve, Mismatch,
+    };
+    // Each variant with a word its message must contain.
+    let named = [
+        (InvalidR, "signature r "),
+        (InvalidS, "signature s "),
+        (KeyCoordinateOutOfRange, "coordinate"),
+        (KeyNotOnCurve, "not a point"),
+        (Mismatch, "does not match"),
+    ];
+    for (i, (e, word)) in named.iter().enumerate() {
+        let text = e.to_string();
+        assert!(text.contains(word), "{e:?}: {text}");
+        // The same text through `std::error::Error`, and no other variant's.
+        let dynamic: &dyn std::error::Error = e;
+        assert_eq!(dynamic.to_string(), text);
+        for (other, _) in &named[i + 1..] {
+            assert_ne!(other.to_string(), text, "{e:?} and {other:?}");
+        }
+    }
+}
