@@ -156,6 +156,27 @@ fn batch_equals_single_at_every_length() {
 }
 
 #[test]
+fn batch_lanes_that_meet_their_key_table() {
+    // The key 2G: where u₂'s top 4-bit window equals u₁'s top 11-bit one (about one
+    // signature in eight), the 8-lane engine's first addition of a multiple of Q (on CPUs
+    // with AVX-512 IFMA) meets its accumulator, 2·d·G = d·Q, and hands the lane back to
+    // the scalar core. Every verdict must still be the precompile's.
+    let mut rng = SplitMix64(0x2222);
+    let mut inputs: Vec<Input> = (0..240)
+        .map(|_| tk::signed_by_secret(2, &rng.bytes32()))
+        .collect();
+    for x in inputs.iter_mut().skip(1).step_by(2) {
+        x[95] ^= 1; // s changed
+    }
+    let single: Vec<bool> = inputs
+        .iter()
+        .map(|i| p256verify_precompile(i).is_some())
+        .collect();
+    assert_eq!(single.iter().filter(|&&v| v).count(), 120);
+    assert_eq!(p256_verify_batch(&inputs), single);
+}
+
+#[test]
 fn lengths_other_than_160_are_refused() {
     let valid = tk::cases(1, 1)[0];
     assert!(p256verify_precompile(&valid).is_some());

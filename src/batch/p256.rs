@@ -60,6 +60,11 @@ fn verify_with<M: FieldMul>(m: M, inputs: &[[u8; P256VERIFY_INPUT_LEN]]) -> Vec<
         }
         let s: Vec<Scalar> = parsed.iter().map(|(_, p)| p.s).collect();
         let s_inv = Scalar::batch_inv_montgomery(&s);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = crate::dispatch::avx512() {
+            verify_lanes(cpu, &parsed, &s_inv, &mut out);
+            continue;
+        }
         let mut jac = Vec::with_capacity(parsed.len() * TABLE_Q);
         for (_, p) in &parsed {
             jac.extend_from_slice(&ecmult::odd_multiples_jacobian(m, &p.q));
@@ -75,4 +80,39 @@ fn verify_with<M: FieldMul>(m: M, inputs: &[[u8; P256VERIFY_INPUT_LEN]]) -> Vec<
         }
     }
     out
+}
+
+/// The double multiplications and x checks of a chunk on the 8-lane engine, eight
+/// signatures a group (a last group of fewer repeats its first lane), the keys' tables
+/// built on the lanes too; the lanes it reports back are verified by the scalar core.
+#[cfg(target_arch = "x86_64")]
+fn verify_lanes(
+    cpu: crate::dispatch::Avx512Ifma,
+    parsed: &[(usize, Parsed)],
+    s_inv: &[Scalar],
+    out: &mut [bool],
+) {
+    use crate::lanes::LANES;
+    use crate::lanes::p256::verify::{Lane, verify_group_avx512};
+    for (g, group) in parsed.chunks(LANES).enumerate() {
+        let base = g * LANES;
+        let lanes: [Lane; LANES] = core::array::from_fn(|i| {
+            let k = base + if i < group.len() { i } else { 0 };
+            let (p, s_inv) = (&parsed[k].1, &s_inv[k]);
+            Lane {
+                u1: p.h.mont_mul(s_inv),
+                u2: p.r.mont_mul(s_inv),
+                r: p.r,
+                q: &p.q,
+            }
+        });
+        let v = verify_group_avx512(cpu, &lanes);
+        for (i, (at, p)) in group.iter().enumerate() {
+            out[*at] = if v.retry >> i & 1 == 1 {
+                p256verify::verify_parsed(p)
+            } else {
+                v.valid >> i & 1 == 1
+            };
+        }
+    }
 }

@@ -323,6 +323,64 @@ pub unsafe extern "C" fn asmcrypto_avx512f_recover8(
     super::recover::lift_recover_avx512f_body(inps, outs);
 }
 
+// ----- P-256 -----
+
+/// Words per lane of [`asmcrypto_avx512_p256_verify8`]'s input.
+pub const P256_LANE_WORDS: usize = 20;
+
+/// Eight P-256 verifications a group on AVX-512 IFMA (`super::p256::verify::verify_group`),
+/// `count` groups. Per group, `input` holds eight lanes of [`P256_LANE_WORDS`] words each:
+/// u₁, u₂ and r (little-endian, below n), then the key's x and y as the scalar core's
+/// Montgomery words; `output` gets two words per group, the lanes that verified and the
+/// lanes for the scalar core. A leaf function, so it also runs under the AVX-512 emulator.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and IFMA; `input` must point to
+/// `count`·8·[`P256_LANE_WORDS`] readable words and `output` to `count`·2 writable ones,
+/// not overlapping; every key must be on the curve.
+#[unsafe(no_mangle)]
+#[target_feature(enable = "avx512f,avx512bw,avx512ifma")]
+pub unsafe extern "C" fn asmcrypto_avx512_p256_verify8(
+    input: *const u64,
+    output: *mut u64,
+    count: u64,
+) {
+    use super::p256::verify::{Lane, verify_group};
+    use crate::p256::field::Fe;
+    use crate::p256::group::Affine;
+    use crate::p256::scalar::Scalar;
+    let n = count as usize;
+    // SAFETY: the caller's contract (sizes, no overlap).
+    let (inp, out) = unsafe {
+        (
+            core::slice::from_raw_parts(input, n * LANES * P256_LANE_WORDS),
+            core::slice::from_raw_parts_mut(output, 2 * n),
+        )
+    };
+    for (group, verdict) in inp
+        .chunks_exact(LANES * P256_LANE_WORDS)
+        .zip(out.chunks_exact_mut(2))
+    {
+        let word4 = |i: usize, k: usize| -> [u64; 4] {
+            let at = i * P256_LANE_WORDS + 4 * k;
+            [group[at], group[at + 1], group[at + 2], group[at + 3]]
+        };
+        let keys: [Affine; LANES] = core::array::from_fn(|i| Affine {
+            x: Fe::from_montgomery(word4(i, 3)),
+            y: Fe::from_montgomery(word4(i, 4)),
+        });
+        let lanes: [Lane; LANES] = core::array::from_fn(|i| Lane {
+            u1: Scalar(word4(i, 0)),
+            u2: Scalar(word4(i, 1)),
+            r: Scalar(word4(i, 2)),
+            q: &keys[i],
+        });
+        let v = verify_group::<B>(&lanes);
+        verdict[0] = v.valid as u64;
+        verdict[1] = v.retry as u64;
+    }
+}
+
 // ----- 8-way Keccak -----
 
 /// Eight states side by side, word-major: `g[w][i]` is word `w` of state `i`.

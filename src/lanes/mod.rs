@@ -22,6 +22,7 @@ pub(crate) mod field29;
 pub(crate) mod hybrid;
 pub(crate) mod keccak;
 pub(crate) mod lane_field;
+pub(crate) mod p256;
 pub(crate) mod point;
 pub(crate) mod portable;
 pub(crate) mod records;

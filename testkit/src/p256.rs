@@ -265,6 +265,17 @@ fn signed(key: &SigningKey, hash: &[u8; 32]) -> Input {
     out
 }
 
+/// A valid signature over `hash` by the secret key `d` (a small integer: the key d·G), as
+/// an input.
+pub fn signed_by_secret(d: u64, hash: &[u8; 32]) -> Input {
+    let mut secret = [0u8; 32];
+    secret[24..].copy_from_slice(&d.to_be_bytes());
+    signed(
+        &SigningKey::from_slice(&secret).expect("a nonzero secret below n"),
+        hash,
+    )
+}
+
 /// A seeded input of kind `KINDS[kind]`.
 pub fn case(rng: &mut SplitMix64, kind: usize) -> Input {
     let n = big(&N);

@@ -17,6 +17,12 @@ struct OddMultiples([u8; BYTES]);
 static PRE_G: OddMultiples =
     OddMultiples(*include_bytes!(concat!(env!("OUT_DIR"), "/p256_pre_g.bin")));
 
+/// The whole table: entry i at byte i·[`ENTRY_BYTES`] (the 8-lane verification gathers
+/// its words, `crate::lanes::p256::verify`).
+pub(crate) fn bytes() -> &'static [u8] {
+    &PRE_G.0
+}
+
 /// Entry `i` (< [`LEN`]): (2i+1)·G.
 #[inline(always)]
 pub fn g_multiple(i: usize) -> Affine {
