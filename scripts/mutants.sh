@@ -8,6 +8,10 @@
 #   scripts/mutants.sh FILE...            those files (their tests: MUTANTS_TESTS below)
 #   scripts/mutants.sh --in-diff DIFF     only the mutants in lines a change touches
 #                                         (git diff main... > DIFF), anywhere in src/
+#   scripts/mutants.sh --p256 [FILE...]   the P-256 files (P256VERIFY's parse, the scalar
+#                                         core, the batch, the 8-lane engine) or some of
+#                                         them, judged by their unit tests and the
+#                                         P256VERIFY suite (tests/p256verify.rs)
 #
 # The GLV split, the recodings, the scalars and the lane schedule have a faster way,
 # scripts/mutants_harness.sh (seconds a mutant).
@@ -39,14 +43,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${MUTANTS_OUT:-mutants.out}
-if [ "${1:-}" = "--in-diff" ]; then
-    export CARGO_PROFILE_TEST_INCREMENTAL=true
-    exec cargo mutants --in-diff "$2" -o "$out" -C --lib --minimum-test-timeout 60 \
-        ${MUTANTS_ARGS:-}
-fi
-FILES=(src/batch/lanes8.rs src/recover.rs)
-[ $# -gt 0 ] && FILES=("$@")
-read -r -a tests <<<"${MUTANTS_TESTS:-recover::tests batch::lanes8::tests}"
 # Exit status 2 (mutants missed) and 3 (timeouts) are findings, reported below.
 findings() {
     case $1 in
@@ -54,6 +50,36 @@ findings() {
         *) echo "cargo mutants failed (exit status $1)" >&2; exit "$1" ;;
     esac
 }
+if [ "${1:-}" = "--in-diff" ]; then
+    export CARGO_PROFILE_TEST_INCREMENTAL=true
+    exec cargo mutants --in-diff "$2" -o "$out" -C --lib --minimum-test-timeout 60 \
+        ${MUTANTS_ARGS:-}
+fi
+if [ "${1:-}" = "--p256" ]; then
+    # The P-256 files' unit tests (`p256::`, which also matches `lanes::p256::`) and
+    # tests/p256verify.rs but its 10,000 seeded cases (86 s unoptimised: the vectors, the
+    # error order and the batch lengths catch what they catch); about 12 s a mutant. The
+    # oracles are optimised ([profile.mutants.package."*"]).
+    shift
+    p256_files=(src/p256verify.rs src/batch/p256.rs src/p256/scalar.rs src/p256/field.rs
+        src/p256/field_adx.rs src/p256/field_x86.rs src/p256/group.rs src/p256/ecmult.rs
+        src/lanes/p256/field.rs src/lanes/p256/point.rs src/lanes/p256/verify.rs)
+    [ $# -gt 0 ] && p256_files=("$@")
+    args=()
+    for f in "${p256_files[@]}"; do args+=(-f "$f"); done
+    rc=0
+    env -u BXRUN RUST_MIN_STACK=268435456 cargo mutants "${args[@]}" -o "$out" \
+        --profile mutants -C --lib -C --test=p256verify --minimum-test-timeout 120 \
+        ${MUTANTS_ARGS:-} -- -- p256:: published_precompile_vectors wycheproof_vectors \
+        batch_equals batch_lanes lengths_other each_error --skip secp256k1 || rc=$?
+    findings $rc
+    . scripts/mutants_counts.sh
+    mutant_counts "$out/mutants.out" "${p256_files[@]}"
+    exit 0
+fi
+FILES=(src/batch/lanes8.rs src/recover.rs)
+[ $# -gt 0 ] && FILES=("$@")
+read -r -a tests <<<"${MUTANTS_TESTS:-recover::tests batch::lanes8::tests}"
 emulated_re='lanes8\.rs:.*run_emulated'
 args=()
 emulated=no

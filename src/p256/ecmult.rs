@@ -44,13 +44,13 @@ pub fn wnaf(out: &mut [i32; WNAF_LEN], k: &[u64; 4], w: u32) -> usize {
             bit += 1;
             continue;
         }
-        let now = w.min(WNAF_LEN - bit);
-        let mut word = (bits(k, bit, now) + carry) as i32;
+        // A window that reaches past bit 256 reads zeros there (k < 2²⁵⁶).
+        let mut word = (bits(k, bit, w) + carry) as i32;
         carry = (word >> (w - 1)) as u32 & 1;
         word -= (carry << w) as i32;
         out[bit] = word;
         len = bit + 1;
-        bit += now;
+        bit += w;
     }
     debug_assert_eq!(carry, 0);
     len

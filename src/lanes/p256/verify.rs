@@ -431,8 +431,19 @@ mod tests {
         );
     }
 
-    /// A lane whose first addition of Q meets the accumulator: Q = 2G, u₁'s top window 1
-    /// (the accumulator is G, doubled to 2G) and u₂'s top window 1 (it adds Q = 2G).
+    /// Lanes whose additions meet the accumulator (P = ±B), each of which must come back
+    /// marked for the scalar core and not valid. A lane that has met P = B sits at
+    /// (0, 0, 0) and one that has met P = −B at (t², t³, 0), which the next addition takes
+    /// to X = 0; either way X = r·Z² then holds for any r, and the later additions meet
+    /// P = ±B again. So a mark matters most at the last addition of each kind, and the
+    /// lanes there have an r that their sum does not have:
+    /// - lane 5 at its first addition of Q: Q = 2G, u₁'s top window 1 (the accumulator is
+    ///   G, doubled to 2G) and u₂'s top window 1 (it adds Q = 2G);
+    /// - lane 6 at its last addition of Q (bit 0), P = −B: with Q = k·G and d the last
+    ///   digit of u₁, u₂ = (d − u₁)/k, so that the sum is d·G and the accumulator before
+    ///   that addition is the negated entry it adds;
+    /// - lane 2 at its last addition, of G's digit d, P = B: u₂ = (2d − u₁)/k, the sum
+    ///   2d·G.
     fn special_case<B: Ifma>() {
         let q = mul_g(&Scalar([2, 0, 0, 0]));
         let u1 = Scalar([1, 0, 0, 1 << 61]); // 2²⁵³ + 1
@@ -440,16 +451,57 @@ mod tests {
         assert_eq!(recode::<DIGITS_G>(&u1.0, W_G)[DIGITS_G - 1], 1);
         assert_eq!(recode::<DIGITS_Q>(&u2.0, W_Q)[DIGITS_Q - 1], 1);
         let mut rng = SplitMix64(3);
-        let other = mul_g(&scalar(&mut rng));
-        let lanes: [Lane; LANES] = core::array::from_fn(|i| Lane {
-            u1: if i == 5 { u1 } else { scalar(&mut rng) },
-            u2: if i == 5 { u2 } else { scalar(&mut rng) },
-            r: scalar(&mut rng),
-            q: if i == 5 { &q } else { &other },
+        let k = scalar(&mut rng);
+        let other = mul_g(&k);
+        let k_inv = k.inv_montgomery();
+        // (times·d − u₁)/k for a random odd u₁ and its last digit d.
+        let mut last = |times: u64| {
+            let u1 = Scalar([rng.next_u64() | 1, rng.next_u64(), rng.next_u64(), 1 << 62]);
+            let d = recode::<DIGITS_G>(&u1.0, W_G)[0];
+            let minus_u1 = words::sub(&N, &u1.0).0;
+            let td = [times * d.unsigned_abs() as u64, 0, 0, 0];
+            let num = if d > 0 {
+                words::add(&minus_u1, &td).0
+            } else {
+                words::sub(&minus_u1, &td).0
+            };
+            (u1, Scalar(num).mont_mul(&k_inv))
+        };
+        let (l6, l2) = (last(1), last(2));
+        let lanes: [Lane; LANES] = core::array::from_fn(|i| match i {
+            5 => Lane {
+                u1,
+                u2,
+                r: scalar(&mut rng),
+                q: &q,
+            },
+            6 => Lane {
+                u1: l6.0,
+                u2: l6.1,
+                r: Scalar::ONE,
+                q: &other,
+            },
+            2 => Lane {
+                u1: l2.0,
+                u2: l2.1,
+                r: Scalar::ONE,
+                q: &other,
+            },
+            _ => Lane {
+                u1: scalar(&mut rng),
+                u2: scalar(&mut rng),
+                r: scalar(&mut rng),
+                q: &other,
+            },
         });
+        assert!(
+            !scalar_core(&lanes[6]) && !scalar_core(&lanes[2]),
+            "r = 1 is wrong"
+        );
         let v = verify_group::<B>(&lanes);
-        assert_eq!(v.retry, 1 << 5);
-        assert_eq!(v.valid & (1 << 5), 0);
+        let special = 1 << 6 | 1 << 5 | 1 << 2;
+        assert_eq!(v.retry, special);
+        assert_eq!(v.valid & special, 0);
     }
 
     /// The same groups through the C-ABI entry `asmcrypto_avx512_p256_verify8`, natively
