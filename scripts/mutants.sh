@@ -55,31 +55,24 @@ if [ "${1:-}" = "--in-diff" ]; then
     exec cargo mutants --in-diff "$2" -o "$out" -C --lib --minimum-test-timeout 60 \
         ${MUTANTS_ARGS:-}
 fi
+# The files, the tests that judge them and the test targets those live in.
+FILES=(src/batch/lanes8.rs src/recover.rs)
+read -r -a tests <<<"${MUTANTS_TESTS:-recover::tests batch::lanes8::tests}"
+targets=(-C --lib)
 if [ "${1:-}" = "--p256" ]; then
     # The P-256 files' unit tests (`p256::`, which also matches `lanes::p256::`) and
     # tests/p256verify.rs but its 10,000 seeded cases (86 s unoptimised: the vectors, the
     # error order and the batch lengths catch what they catch); about 12 s a mutant. The
     # oracles are optimised ([profile.mutants.package."*"]).
     shift
-    p256_files=(src/p256verify.rs src/batch/p256.rs src/p256/scalar.rs src/p256/field.rs
+    FILES=(src/p256verify.rs src/batch/p256.rs src/p256/scalar.rs src/p256/field.rs
         src/p256/field_adx.rs src/p256/field_x86.rs src/p256/group.rs src/p256/ecmult.rs
         src/lanes/p256/field.rs src/lanes/p256/point.rs src/lanes/p256/verify.rs)
-    [ $# -gt 0 ] && p256_files=("$@")
-    args=()
-    for f in "${p256_files[@]}"; do args+=(-f "$f"); done
-    rc=0
-    env -u BXRUN RUST_MIN_STACK=268435456 cargo mutants "${args[@]}" -o "$out" \
-        --profile mutants -C --lib -C --test=p256verify --minimum-test-timeout 120 \
-        ${MUTANTS_ARGS:-} -- -- p256:: published_precompile_vectors wycheproof_vectors \
-        batch_equals batch_lanes lengths_other each_error --skip secp256k1 || rc=$?
-    findings $rc
-    . scripts/mutants_counts.sh
-    mutant_counts "$out/mutants.out" "${p256_files[@]}"
-    exit 0
+    tests=(p256:: published_precompile_vectors wycheproof_vectors batch_equals batch_lanes
+        lengths_other each_error --skip secp256k1)
+    targets=(-C --lib -C --test=p256verify)
 fi
-FILES=(src/batch/lanes8.rs src/recover.rs)
 [ $# -gt 0 ] && FILES=("$@")
-read -r -a tests <<<"${MUTANTS_TESTS:-recover::tests batch::lanes8::tests}"
 emulated_re='lanes8\.rs:.*run_emulated'
 args=()
 emulated=no
@@ -88,10 +81,10 @@ for f in "${FILES[@]}"; do
     [ "$f" = src/batch/lanes8.rs ] && emulated=yes
 done
 [ $emulated = yes ] && args+=(-E "$emulated_re")
-echo "== cargo mutants ${args[*]} --profile mutants -C --lib -- -- ${tests[*]}"
+echo "== cargo mutants ${args[*]} --profile mutants ${targets[*]} -- -- ${tests[*]}"
 rc=0
 env -u BXRUN RUST_MIN_STACK=268435456 cargo mutants "${args[@]}" -o "$out" --profile mutants \
-    -C --lib --minimum-test-timeout 120 ${MUTANTS_ARGS:-} -- -- "${tests[@]}" || rc=$?
+    "${targets[@]}" --minimum-test-timeout 120 ${MUTANTS_ARGS:-} -- -- "${tests[@]}" || rc=$?
 findings $rc
 . scripts/mutants_counts.sh
 mutant_counts "$out/mutants.out" "${FILES[@]}"
