@@ -12,6 +12,10 @@
 #                                         core, the batch, the 8-lane engine) or some of
 #                                         them, judged by their unit tests and the
 #                                         P256VERIFY suite (tests/p256verify.rs)
+#   scripts/mutants.sh --lanes [FILE...]  the 8-lane engine's files that issue 39 split out
+#                                         (its records, table layout, recovery fields and
+#                                         the hybrid experiment) or some of them, judged by
+#                                         the secp256k1 lane tests
 #
 # The GLV split, the recodings, the scalars and the lane schedule have a faster way,
 # scripts/mutants_harness.sh (seconds a mutant).
@@ -71,6 +75,15 @@ if [ "${1:-}" = "--p256" ]; then
     tests=(p256:: published_precompile_vectors wycheproof_vectors batch_equals batch_lanes
         lengths_other each_error --skip secp256k1)
     targets=(-C --lib -C --test=p256verify)
+fi
+if [ "${1:-}" = "--lanes" ]; then
+    # The secp256k1 lanes' unit tests (`lanes::` but the P-256 ones), with recover.rs's
+    # and the batch driver's, which run the engines on the portable backend and, on a CPU
+    # with AVX-512, natively: about 25 s a mutant unoptimised.
+    shift
+    FILES=(src/lanes/records.rs src/lanes/table.rs src/lanes/recovery_field.rs
+        src/lanes/hybrid.rs)
+    tests=(recover::tests batch::lanes8::tests lanes:: --skip lanes::p256)
 fi
 [ $# -gt 0 ] && FILES=("$@")
 emulated_re='lanes8\.rs:.*run_emulated'

@@ -3,6 +3,7 @@
 // every kind: a TypeError or RangeError naming the argument, never a crash.
 
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -244,3 +245,17 @@ for (const { name, api } of builds) {
     });
   });
 }
+
+// Not part of the API: bench/bench.mjs reads the Rust batch's own time from the addon.
+describe('native: rustBatchSeconds, for the benchmark', () => {
+  const addon = createRequire(import.meta.url)('../asmcrypto.node');
+  it('is -1 where the lengths do not describe whole items, and a duration otherwise', () => {
+    const hashes = Buffer.concat(senders.map((t) => t.hash));
+    const sigs = Buffer.concat(senders.map((t) => t.sig));
+    // Only the hashes' length off (n whole hashes and a byte), then only the signatures'.
+    assert.equal(addon.rustBatchSeconds(Buffer.concat([hashes, Buffer.alloc(1)]), sigs), -1);
+    assert.equal(addon.rustBatchSeconds(hashes, sigs.subarray(65)), -1);
+    const seconds = addon.rustBatchSeconds(hashes, sigs);
+    assert.ok(Number.isFinite(seconds) && seconds > 0, `${seconds}`);
+  });
+});

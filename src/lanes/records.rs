@@ -106,3 +106,94 @@ pub(crate) fn load4<B: Backend>(w: &[[u64; LANES]; 4]) -> [B::V; 4] {
         B::load(&w[3]),
     ]
 }
+
+#[cfg(test)]
+#[cfg(target_arch = "x86_64")]
+mod tests {
+    //! The emulator's byte forms against the records' `repr(C)` layout as the compiler lays
+    //! it out (`size_of`, `offset_of!`): the emulated engine reads what `encode` writes and
+    //! `from_bytes` reads what it writes back.
+    use super::{Input8, LANES, Output8};
+    use core::mem::{offset_of, size_of};
+
+    /// Seeded, distinct words.
+    fn words(n: usize) -> Vec<u64> {
+        let mut v = 0x0123_4567_89ab_cdefu64;
+        (0..n)
+            .map(|_| {
+                v = v
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    .wrapping_add(0x632b_e59b_d9b4_e019);
+                v
+            })
+            .collect()
+    }
+
+    /// The little-endian word at byte `at` (a field's offset) plus word `j` of that field.
+    fn word(bytes: &[u8], at: usize, j: usize) -> u64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[at + 8 * j..at + 8 * j + 8]);
+        u64::from_le_bytes(w)
+    }
+
+    #[test]
+    fn input_encode_is_the_repr_c_layout() {
+        let w = words(6 * 4 * LANES + LANES + 1);
+        let mut next = w.into_iter();
+        let mut inp = Input8::default();
+        for rows in [&mut inp.x, &mut inp.y, &mut inp.r, &mut inp.s, &mut inp.m] {
+            rows.iter_mut()
+                .flatten()
+                .for_each(|x| *x = next.next().unwrap_or(0));
+        }
+        inp.odd
+            .iter_mut()
+            .for_each(|x| *x = next.next().unwrap_or(0));
+        inp.valid = next.next().unwrap_or(0);
+
+        let bytes = inp.encode();
+        assert_eq!(bytes.len(), size_of::<Input8>());
+        for (at, rows) in [
+            (offset_of!(Input8, x), &inp.x),
+            (offset_of!(Input8, y), &inp.y),
+            (offset_of!(Input8, r), &inp.r),
+            (offset_of!(Input8, s), &inp.s),
+            (offset_of!(Input8, m), &inp.m),
+        ] {
+            for (j, &x) in rows.iter().flatten().enumerate() {
+                assert_eq!(word(&bytes, at, j), x, "word {j} at offset {at}");
+            }
+        }
+        for (j, &x) in inp.odd.iter().enumerate() {
+            assert_eq!(word(&bytes, offset_of!(Input8, odd), j), x);
+        }
+        assert_eq!(word(&bytes, offset_of!(Input8, valid), 0), inp.valid);
+    }
+
+    #[test]
+    fn output_from_bytes_is_the_repr_c_layout() {
+        assert_eq!(Output8::BYTES, size_of::<Output8>());
+        let bytes: Vec<u8> = words(Output8::BYTES / 8)
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let out = Output8::from_bytes(&bytes);
+        let key = offset_of!(Output8, key);
+        let hash = offset_of!(Output8, hash);
+        let status = offset_of!(Output8, status);
+        for (j, &x) in out.key.iter().flatten().enumerate() {
+            assert_eq!(word(&bytes, key, j), x, "key word {j}");
+        }
+        for (j, &x) in out.hash.iter().flatten().enumerate() {
+            assert_eq!(word(&bytes, hash, j), x, "hash word {j}");
+        }
+        for (j, &x) in out.status.iter().enumerate() {
+            assert_eq!(word(&bytes, status, j), x, "status {j}");
+        }
+        // A short buffer: the words it lacks read as zero.
+        let short = Output8::from_bytes(&bytes[..16]);
+        assert_eq!(short.key[0][..2], out.key[0][..2]);
+        assert!(short.key[0][2..].iter().all(|&x| x == 0));
+        assert!(short.status.iter().all(|&x| x == 0));
+    }
+}
