@@ -60,11 +60,11 @@ for t in test/*.test.mjs; do
         *) slow+=("$t") ;;
     esac
 done
-# A mutant can leave a test file's process running after its tests failed (a batch that
-# never settles keeps the event loop alive): each node run is stopped after
-# $MUTANTS_JS_TIMEOUT seconds (default 600; the slow tier takes about two minutes on two
-# busy cores). A stopped run that reported a failing test ("not ok") counts as caught,
-# one that did not as a timeout.
+# A mutant can leave a test file's process running after its tests failed (a timer or other
+# handle that a failed test did not close keeps the event loop alive): each node run is
+# stopped after $MUTANTS_JS_TIMEOUT seconds (default 600; the slow tier takes about two
+# minutes on two busy cores). A stopped run that reported a failing test ("not ok") counts
+# as caught, one that did not as a timeout.
 limit=${MUTANTS_JS_TIMEOUT:-600}
 judge() {
     timeout "$limit" node --test "${quick[@]}" && timeout "$limit" node --test "${slow[@]}"

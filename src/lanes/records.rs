@@ -113,21 +113,9 @@ mod tests {
     //! The emulator's byte forms against the records' `repr(C)` layout as the compiler lays
     //! it out (`size_of`, `offset_of!`): the emulated engine reads what `encode` writes and
     //! `from_bytes` reads what it writes back.
-    use super::{Input8, LANES, Output8};
+    use super::{Input8, Output8};
+    use crate::test_support::rng::SplitMix64;
     use core::mem::{offset_of, size_of};
-
-    /// Seeded, distinct words.
-    fn words(n: usize) -> Vec<u64> {
-        let mut v = 0x0123_4567_89ab_cdefu64;
-        (0..n)
-            .map(|_| {
-                v = v
-                    .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                    .wrapping_add(0x632b_e59b_d9b4_e019);
-                v
-            })
-            .collect()
-    }
 
     /// The little-endian word at byte `at` (a field's offset) plus word `j` of that field.
     fn word(bytes: &[u8], at: usize, j: usize) -> u64 {
@@ -138,18 +126,13 @@ mod tests {
 
     #[test]
     fn input_encode_is_the_repr_c_layout() {
-        let w = words(6 * 4 * LANES + LANES + 1);
-        let mut next = w.into_iter();
+        let mut rng = SplitMix64(1);
         let mut inp = Input8::default();
         for rows in [&mut inp.x, &mut inp.y, &mut inp.r, &mut inp.s, &mut inp.m] {
-            rows.iter_mut()
-                .flatten()
-                .for_each(|x| *x = next.next().unwrap_or(0));
+            rows.iter_mut().flatten().for_each(|x| *x = rng.next_u64());
         }
-        inp.odd
-            .iter_mut()
-            .for_each(|x| *x = next.next().unwrap_or(0));
-        inp.valid = next.next().unwrap_or(0);
+        inp.odd.iter_mut().for_each(|x| *x = rng.next_u64());
+        inp.valid = rng.next_u64();
 
         let bytes = inp.encode();
         assert_eq!(bytes.len(), size_of::<Input8>());
@@ -173,7 +156,8 @@ mod tests {
     #[test]
     fn output_from_bytes_is_the_repr_c_layout() {
         assert_eq!(Output8::BYTES, size_of::<Output8>());
-        let bytes: Vec<u8> = words(Output8::BYTES / 8)
+        let bytes: Vec<u8> = SplitMix64(2)
+            .words(Output8::BYTES / 8)
             .iter()
             .flat_map(|x| x.to_le_bytes())
             .collect();
