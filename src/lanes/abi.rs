@@ -526,7 +526,7 @@ unsafe fn hybrid_loop<F: LaneField<B = B>>(
 }
 
 /// `iters` chained doublings of eight lanes (5×52 on IFMA) and of `k` (1 or 2) points on
-/// the scalar core's MULX/ADX multiply, in mode `mode` (0 to 3: [`Mode::ALL`]); see
+/// the scalar core's MULX/ADX multiply, in mode `mode` (0 to 5: [`Mode::ALL`]); see
 /// [`hybrid_double`] for the buffers. Other `k` or `mode` do nothing.
 ///
 /// # Safety
@@ -593,6 +593,13 @@ hybrid_kernel!(
     IfmaField,
     2,
     Mode::Interleaved
+);
+hybrid_kernel!(
+    asmcrypto_avx512_pair_point_double,
+    "avx512f,avx512bw,avx512ifma,bmi2,adx",
+    IfmaField,
+    1,
+    Mode::Pair
 );
 hybrid_kernel!(
     asmcrypto_avx512f_hybrid_point_double,

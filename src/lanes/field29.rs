@@ -253,6 +253,7 @@ impl<B: Mul32> LaneField for Fe29<B> {
     type Unreduced = Fe29<B>;
     const LIMBS: usize = 9;
     const CHEAP_SQUARES: bool = true;
+    const STEPPED_DOUBLING: bool = true;
 
     #[inline(always)]
     fn gather(words: &[u64], idx: B::V) -> Self {

@@ -15,7 +15,7 @@
 //! `doc/benchmarks.md` (issue 39, part 3).
 
 use super::lane_field::LaneField;
-use super::point::Jac8;
+use super::point::{Doubling, Jac8};
 use crate::secp256k1::field::{FieldElement as Fe, FieldMul};
 use crate::secp256k1::group::Jacobian;
 
@@ -32,11 +32,35 @@ pub enum Mode {
     /// Both, step by step: the lane doubling's i-th product, then the i-th step of each
     /// scalar doubling.
     Interleaved = 3,
+    /// Two lane doublings (a second group of eight points, no scalar one), one after the
+    /// other: what the engine does with two groups today, one at a time.
+    PairBlocks = 4,
+    /// Two lane doublings interleaved a product at a time: the first's i-th product, then
+    /// the second's. Where the lane doubling is bound by its dependency chains rather than
+    /// by its multiply ports, this costs less than twice the doubling alone.
+    Pair = 5,
 }
 
 impl Mode {
     /// Every mode, each at the index of its number (`mode as u64`, as the C ABI takes it).
-    pub const ALL: [Mode; 4] = [Mode::Lanes, Mode::Scalar, Mode::Block, Mode::Interleaved];
+    pub const ALL: [Mode; 6] = [
+        Mode::Lanes,
+        Mode::Scalar,
+        Mode::Block,
+        Mode::Interleaved,
+        Mode::PairBlocks,
+        Mode::Pair,
+    ];
+
+    /// Whether the mode doubles the scalar points.
+    pub const fn has_scalar(self) -> bool {
+        matches!(self, Mode::Scalar | Mode::Block | Mode::Interleaved)
+    }
+
+    /// Whether the mode doubles a second group of lanes.
+    pub const fn has_pair(self) -> bool {
+        matches!(self, Mode::PairBlocks | Mode::Pair)
+    }
 }
 
 /// One scalar-core doubling of a Jacobian point not at infinity, in seven steps of one
@@ -104,13 +128,14 @@ impl<M: FieldMul> ScalarDoubling<M> {
     }
 }
 
-/// One doubling of `lanes` and of each of `scalar` (none at infinity), issued as `mode`
-/// says.
+/// One doubling of `lanes` and of each of `scalar` (none at infinity), or of `lanes` and
+/// `pair` (the pair modes), issued as `mode` says.
 #[inline(always)]
 pub(crate) fn double<F: LaneField, M: FieldMul, const K: usize>(
     mode: Mode,
     m: M,
     lanes: &mut Jac8<F>,
+    pair: &mut Jac8<F>,
     scalar: &mut [Jacobian; K],
 ) {
     let mut steps = scalar.map(|p| ScalarDoubling::new(m, p));
@@ -127,14 +152,34 @@ pub(crate) fn double<F: LaneField, M: FieldMul, const K: usize>(
             all_steps(&mut steps);
         }
         Mode::Interleaved => *lanes = lanes.double_beside(|i| step_all(&mut steps, i)),
+        Mode::PairBlocks => {
+            *lanes = lanes.double();
+            *pair = pair.double();
+        }
+        Mode::Pair => {
+            let (mut a, mut b) = (Doubling::new(*lanes), Doubling::new(*pair));
+            // Written out, so that each step is inlined with its constant number.
+            macro_rules! steps {
+                ($($i:literal)*) => {$(
+                    a.step($i);
+                    b.step($i);
+                )*};
+            }
+            steps!(0 1 2 3 4 5 6);
+            (*lanes, *pair) = (a.finish(), b.finish());
+        }
     }
-    if mode != Mode::Lanes {
+    if mode.has_scalar() {
         *scalar = steps.map(|s| s.finish());
     }
 }
 
 /// `iters` chained doublings of `lanes` and `scalar` (see [`double`]); the mode is a
-/// constant inside the loop.
+/// constant inside the loop. The pair modes' second group starts as `lanes` with
+/// neighbouring lanes swapped (different points in each lane, so no doubling is the
+/// other's copy), and must end as the first group's result swapped the same way: the lanes
+/// where it does not come out as garbage (x = 0), which the callers' comparison with the
+/// lane doubling alone catches.
 #[inline(always)]
 pub(crate) fn run<F: LaneField, M: FieldMul, const K: usize>(
     mode: Mode,
@@ -143,10 +188,16 @@ pub(crate) fn run<F: LaneField, M: FieldMul, const K: usize>(
     scalar: &mut [Jacobian; K],
     iters: u64,
 ) {
+    let swap = |p: &Jac8<F>| Jac8 {
+        x: p.x.swap_lanes::<1>(),
+        y: p.y.swap_lanes::<1>(),
+        z: p.z.swap_lanes::<1>(),
+    };
+    let mut pair = swap(lanes);
     macro_rules! loop_in {
         ($mode:expr) => {
             for _ in 0..iters {
-                double::<F, M, K>($mode, m, lanes, scalar);
+                double::<F, M, K>($mode, m, lanes, &mut pair, scalar);
             }
         };
     }
@@ -155,6 +206,14 @@ pub(crate) fn run<F: LaneField, M: FieldMul, const K: usize>(
         Mode::Scalar => loop_in!(Mode::Scalar),
         Mode::Block => loop_in!(Mode::Block),
         Mode::Interleaved => loop_in!(Mode::Interleaved),
+        Mode::PairBlocks => loop_in!(Mode::PairBlocks),
+        Mode::Pair => loop_in!(Mode::Pair),
+    }
+    if mode.has_pair() {
+        let back = swap(&pair);
+        let same = back.x.eq(&lanes.x) & back.y.eq(&lanes.y) & back.z.eq(&lanes.z);
+        let zero = F::splat(&crate::secp256k1::field::FieldElement::ZERO);
+        lanes.x = F::select(same, &lanes.x, &zero);
     }
 }
 
@@ -217,7 +276,7 @@ mod tests {
                     assert!(same(&got[i], &want.to_affine()), "{mode:?} lane {i}");
                 }
                 for (j, p) in scalar.iter().enumerate() {
-                    let want = if mode != Mode::Lanes {
+                    let want = if mode.has_scalar() {
                         want_scalar[j]
                     } else {
                         scalar_pts[j]

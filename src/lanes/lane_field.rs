@@ -163,6 +163,13 @@ pub(crate) trait LaneField: Operand<F = Self> + Copy {
     /// 5×52 no (30 IFMA against 50, but the square's doubled cross terms and the extra
     /// reduction eat the difference).
     const CHEAP_SQUARES: bool = false;
+    /// Whether the doubling runs as a loop over its seven steps (`point::Doubling`), one
+    /// field operation a pass on a state in memory, instead of as one straight-line block.
+    /// Measured (issue 39, Zen 5): 9×29 limbs yes (an element is nine vectors, a
+    /// doubling's values overflow the 32 registers many times, and the block spilled
+    /// them badly: 107,796 → 89,786 emulated instructions per signature, 13–14 % less
+    /// time); 5×52 no (27,397 → 30,921 instructions, 6 % more time).
+    const STEPPED_DOUBLING: bool = false;
 
     /// Lane i from the element whose limb 0 is at word `idx[i]` of `words` and whose limb k
     /// is [`LANES`]·k words further (the rows [`LaneField::put`] writes).

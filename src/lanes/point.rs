@@ -60,17 +60,7 @@ impl<F: LaneField> Jac8<F> {
         }
     }
 
-    /// 2P: M = 3X², T = X·Y², X₃ = M² − 8T, Y₃ = M(4T − X₃) − 8Y⁴, Z₃ = 2YZ. Never
-    /// degenerate: y = 0 is impossible on secp256k1. Each linear combination is one fused
-    /// lane operation with a single reduction, the products that only feed one are left
-    /// unreduced for it to finish, and M² and M(4T − X₃) are one operation with the
-    /// subtraction after them.
-    ///
-    /// T is a product (3M + 4S), or where the field's squares are cheap
-    /// ([`LaneField::CHEAP_SQUARES`]) 2T = (X + Y²)² − X² − Y⁴, a square and an addition
-    /// (2M + 5S, as dbl-2009-l). Measured per signature: the 9×29 field 111,979 → 107,796
-    /// emulated instructions and 3.5–5.2 % less time on Intel with avx512f; the 5×52 field
-    /// 27,469 → 28,388 instructions and no gain in time on Intel with IFMA.
+    /// 2P, by the formula of [`Doubling::step`].
     #[inline(always)]
     pub fn double(&self) -> Self {
         self.double_beside(|_| {})
@@ -82,6 +72,16 @@ impl<F: LaneField> Jac8<F> {
     /// that does nothing it is the doubling alone.
     #[inline(always)]
     pub fn double_beside(&self, mut beside: impl FnMut(usize)) -> Self {
+        if F::STEPPED_DOUBLING {
+            // A loop the compiler keeps as one: each pass one field operation on the state
+            // in memory ([`Doubling::step`]).
+            let mut d = Doubling::new(*self);
+            for i in 0..Doubling::<F>::STEPS {
+                d.step(i);
+                beside(i);
+            }
+            return d.finish();
+        }
         let a = self.x.sqr_unreduced();
         beside(0);
         let m = a.triple();
@@ -167,6 +167,126 @@ impl<F: LaneField> Jac8<F> {
             x: q.x.mul(&z2),
             y: q.y.mul(&z3),
             z: F::splat(&crate::secp256k1::field::FieldElement::ONE),
+        }
+    }
+}
+
+/// [`Jac8::double`] cut into its seven products, one per [`Doubling::step`]: the doubling
+/// of the fields that run it as a loop ([`LaneField::STEPPED_DOUBLING`]), and a way to
+/// interleave two doublings a product at a time (`lanes::hybrid`). Steps run in order,
+/// each reading only what the ones before it wrote (a value missing would be a bug here,
+/// never an input's doing). Inlined with constant step numbers, the `Option`s fold away;
+/// in the loop each pass tests the ones it reads. The straight-line form in
+/// [`Jac8::double_beside`] is the same formula; the tests check the steps on both fields,
+/// and each field's `double`, against the scalar core.
+pub(crate) struct Doubling<F: LaneField> {
+    p: Jac8<F>,
+    /// X², unreduced.
+    a: Option<F::Unreduced>,
+    /// M = 3X².
+    m: Option<F>,
+    /// Y².
+    s: Option<F>,
+    /// Y⁴, unreduced.
+    c: Option<F::Unreduced>,
+    /// T = X·Y², unreduced (3M + 4S).
+    t: Option<F::Unreduced>,
+    /// 2T = (X + Y²)² − X² − Y⁴ (2M + 5S, [`LaneField::CHEAP_SQUARES`]).
+    t2: Option<F>,
+    x3: Option<F>,
+    y3: Option<F>,
+    z3: Option<F>,
+}
+
+/// The value a step wrote: always there, as the steps run in order.
+#[inline(always)]
+fn need<T>(v: Option<T>) -> T {
+    v.expect("a doubling's steps run in order")
+}
+
+impl<F: LaneField> Doubling<F> {
+    /// Steps in a doubling (its products).
+    pub const STEPS: usize = 7;
+
+    /// The doubling of `p`, no step run yet.
+    #[inline(always)]
+    pub fn new(p: Jac8<F>) -> Self {
+        Doubling {
+            p,
+            a: None,
+            m: None,
+            s: None,
+            c: None,
+            t: None,
+            t2: None,
+            x3: None,
+            y3: None,
+            z3: None,
+        }
+    }
+
+    /// Step `i` (0 ≤ i < 7; any other `i` does nothing): M = 3X², T = X·Y², X₃ = M² − 8T,
+    /// Y₃ = M(4T − X₃) − 8Y⁴, Z₃ = 2YZ. Never degenerate: y = 0 is impossible on
+    /// secp256k1. Each linear combination is one fused lane operation with a single
+    /// reduction, the products that only feed one are left unreduced for it to finish,
+    /// and M² and M(4T − X₃) are one operation with the subtraction after them.
+    ///
+    /// T is a product (3M + 4S), or where the field's squares are cheap
+    /// ([`LaneField::CHEAP_SQUARES`]) 2T = (X + Y²)² − X² − Y⁴, a square and an addition
+    /// (2M + 5S, as dbl-2009-l). Measured per signature: the 9×29 field 111,979 → 107,796
+    /// emulated instructions and 3.5–5.2 % less time on Intel with avx512f; the 5×52 field
+    /// 27,469 → 28,388 instructions and no gain in time on Intel with IFMA.
+    #[inline(always)]
+    pub fn step(&mut self, i: usize) {
+        let p = &self.p;
+        match i {
+            0 => self.a = Some(p.x.sqr_unreduced()),
+            1 => {
+                let a = need(self.a);
+                self.m = Some(a.triple());
+                self.s = Some(p.y.sqr());
+            }
+            2 => self.c = Some(need(self.s).sqr_unreduced()),
+            3 => {
+                let s = need(self.s);
+                if F::CHEAP_SQUARES {
+                    let a = need(self.a);
+                    let c = need(self.c);
+                    self.t2 = Some(p.x.add(&s).sqr_sub_sub(&a, &c));
+                } else {
+                    self.t = Some(p.x.mul_unreduced(&s));
+                }
+            }
+            4 => {
+                let m = need(self.m);
+                self.x3 = Some(if F::CHEAP_SQUARES {
+                    m.sqr_sub_shl::<2>(&need(self.t2))
+                } else {
+                    m.sqr_sub_shl::<3>(&need(self.t))
+                });
+            }
+            5 => {
+                let (m, x3) = (need(self.m), need(self.x3));
+                let c = need(self.c);
+                self.y3 = Some(if F::CHEAP_SQUARES {
+                    m.mul_sub_shl::<3>(&need(self.t2).shl_sub::<1>(&x3), &c)
+                } else {
+                    let t = need(self.t);
+                    m.mul_sub_shl::<3>(&t.shl_sub::<2>(&x3), &c)
+                });
+            }
+            6 => self.z3 = Some(p.y.mul_unreduced(&p.z).shl::<1>()),
+            _ => {}
+        }
+    }
+
+    /// 2P, once the seven steps have run.
+    #[inline(always)]
+    pub fn finish(&self) -> Jac8<F> {
+        Jac8 {
+            x: need(self.x3),
+            y: need(self.y3),
+            z: need(self.z3),
         }
     }
 }
@@ -266,6 +386,36 @@ pub(super) mod tests {
             });
             for i in 0..LANES {
                 assert!(same(&back[i], &pj[i].add_ge(&q[i]).0.to_affine()));
+            }
+        }
+    }
+
+    /// The steps of [`Doubling`], and each field's `double` (the straight-line block for
+    /// 5×52, the steps in a loop for 9×29), on both fields, against the scalar core.
+    #[test]
+    fn both_doubling_forms_match_scalar_core() {
+        both_forms::<Fe8<Portable>>();
+        both_forms::<Fe29<Portable>>();
+    }
+
+    fn both_forms<P: LaneField>() {
+        for seed in 0..12 {
+            let pj: [Jacobian; LANES] = points(seed).map(|a| a.to_jacobian().double());
+            let p8 = Jac8::<P> {
+                x: P::from_lanes(&pj.map(|j| j.x)),
+                y: P::from_lanes(&pj.map(|j| j.y)),
+                z: P::from_lanes(&pj.map(|j| j.z)),
+            };
+            let mut d = Doubling::new(p8);
+            for i in 0..Doubling::<P>::STEPS {
+                d.step(i);
+            }
+            let stepped = jac_to_affine(&d.finish());
+            let block = jac_to_affine(&p8.double());
+            for i in 0..LANES {
+                let want = pj[i].double().to_affine();
+                assert!(same(&stepped[i], &want), "steps, lane {i}");
+                assert!(same(&block[i], &want), "double, lane {i}");
             }
         }
     }

@@ -4,7 +4,9 @@
 //! Times chained doublings in five arrangements on each lane engine this CPU has (5×52 on
 //! AVX-512 IFMA, 9×29 on AVX-512 F): the lane doubling alone; k = 1 or 2 scalar doublings
 //! alone; both as coarse blocks (the lane doubling, then the scalar ones); both
-//! interleaved a field operation at a time (`lanes::hybrid`). First checks that every
+//! interleaved a field operation at a time (`lanes::hybrid`). Then two lane doublings (two
+//! groups of eight), as blocks and interleaved a product at a time: whether the lane
+//! doubling is bound by its multiply ports or by its dependency chains. First checks that every
 //! arrangement ends on the same points as the separate runs. Nanoseconds per step (one
 //! lane doubling and/or k scalar ones), best of interleaved rounds on one thread, and the
 //! ratio to the lane doubling alone: the experiment's go is an interleaved ratio ≤ 1.15.
@@ -60,6 +62,13 @@ fn main() {
         }
         // The arrangements agree: lanes from the lane run, scalar points from the scalar
         // run, for each k.
+        // The pair modes: the first group as the lane doubling alone (the entry checks the
+        // second group against it and spoils the first where they disagree).
+        let (lanes, _) = result(engine, Mode::Lanes, 1, 37).unwrap();
+        for mode in [Mode::PairBlocks, Mode::Pair] {
+            let (l, _) = result(engine, mode, 1, 37).unwrap();
+            assert_eq!(l, lanes, "{name} {mode:?}: lanes differ");
+        }
         for k in [1, 2] {
             let (lanes, _) = result(engine, Mode::Lanes, k, 37).unwrap();
             let (_, scalar) = result(engine, Mode::Scalar, k, 37).unwrap();
@@ -81,6 +90,8 @@ fn main() {
             ("lanes + 1 scalar, interleaved".into(), Mode::Interleaved, 1),
             ("lanes + 2 scalar, blocks".into(), Mode::Block, 2),
             ("lanes + 2 scalar, interleaved".into(), Mode::Interleaved, 2),
+            ("two lane doublings, blocks".into(), Mode::PairBlocks, 1),
+            ("two lane doublings, interleaved".into(), Mode::Pair, 1),
         ];
         let mut best = vec![f64::INFINITY; cases.len()];
         for _ in 0..rounds {
@@ -93,6 +104,11 @@ fn main() {
         for ((label, _, _), b) in cases.iter().zip(&best) {
             println!("{label:>32} {b:>10.1} {:>17.3}x", b / best[0]);
         }
+        println!(
+            "two groups of eight: {:.0} % of the doubling's throughput gained as blocks, {:.0} % interleaved",
+            100.0 * (2.0 * best[0] / best[7] - 1.0),
+            100.0 * (2.0 * best[0] / best[8] - 1.0),
+        );
         for (k, block, inter, alone) in [(1, 3, 4, 1), (2, 5, 6, 2)] {
             println!(
                 "k = {k}: the scalar doublings add {:.0} % of their own time as blocks, {:.0} % interleaved",
