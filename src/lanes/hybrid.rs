@@ -179,7 +179,7 @@ pub(crate) fn double<F: LaneField, M: FieldMul, const K: usize>(
 /// neighbouring lanes swapped (different points in each lane, so no doubling is the
 /// other's copy), and must end as the first group's result swapped the same way: the lanes
 /// where it does not come out as garbage (x = 0), which the callers' comparison with the
-/// lane doubling alone catches.
+/// lane doubling alone catches. Returns the second group (unmoved but in the pair modes).
 #[inline(always)]
 pub(crate) fn run<F: LaneField, M: FieldMul, const K: usize>(
     mode: Mode,
@@ -187,13 +187,8 @@ pub(crate) fn run<F: LaneField, M: FieldMul, const K: usize>(
     lanes: &mut Jac8<F>,
     scalar: &mut [Jacobian; K],
     iters: u64,
-) {
-    let swap = |p: &Jac8<F>| Jac8 {
-        x: p.x.swap_lanes::<1>(),
-        y: p.y.swap_lanes::<1>(),
-        z: p.z.swap_lanes::<1>(),
-    };
-    let mut pair = swap(lanes);
+) -> Jac8<F> {
+    let mut pair = swap_neighbours(lanes);
     macro_rules! loop_in {
         ($mode:expr) => {
             for _ in 0..iters {
@@ -210,11 +205,31 @@ pub(crate) fn run<F: LaneField, M: FieldMul, const K: usize>(
         Mode::Pair => loop_in!(Mode::Pair),
     }
     if mode.has_pair() {
-        let back = swap(&pair);
-        let same = back.x.eq(&lanes.x) & back.y.eq(&lanes.y) & back.z.eq(&lanes.z);
-        let zero = F::splat(&crate::secp256k1::field::FieldElement::ZERO);
-        lanes.x = F::select(same, &lanes.x, &zero);
+        spoil_unless_swapped(lanes, &pair);
     }
+    pair
+}
+
+/// The points with neighbouring lanes swapped (lane i from lane i ^ 1).
+#[inline(always)]
+fn swap_neighbours<F: LaneField>(p: &Jac8<F>) -> Jac8<F> {
+    Jac8 {
+        x: p.x.swap_lanes::<1>(),
+        y: p.y.swap_lanes::<1>(),
+        z: p.z.swap_lanes::<1>(),
+    }
+}
+
+/// x = 0 (garbage the callers' comparison catches) in the lanes of `lanes` where `pair`,
+/// its neighbours swapped back, differs in any coordinate: the pair modes' check of the
+/// second group. The coordinates are compared as they are, not projectively: both groups
+/// run the same operations, lane by lane.
+#[inline(always)]
+fn spoil_unless_swapped<F: LaneField>(lanes: &mut Jac8<F>, pair: &Jac8<F>) {
+    let back = swap_neighbours(pair);
+    let same = back.x.eq(&lanes.x) & back.y.eq(&lanes.y) & back.z.eq(&lanes.z);
+    let zero = F::splat(&crate::secp256k1::field::FieldElement::ZERO);
+    lanes.x = F::select(same, &lanes.x, &zero);
 }
 
 #[cfg(test)]
@@ -233,6 +248,41 @@ mod tests {
     fn every_mode_doubles_as_the_scalar_core() {
         check::<Fe8<Portable>>();
         check::<Fe29<Portable>>();
+    }
+
+    /// The pair modes' check spoils exactly the lanes where the second group differs from
+    /// the first, swapped, in any one coordinate.
+    #[test]
+    fn pair_check_spoils_the_lanes_that_differ() {
+        type F = Fe8<Portable>;
+        let pts: [Jacobian; LANES] = points(3).map(|a| a.to_jacobian().double());
+        let group = Jac8::<F> {
+            x: F::from_lanes(&pts.map(|j| j.x)),
+            y: F::from_lanes(&pts.map(|j| j.y)),
+            z: F::from_lanes(&pts.map(|j| j.z)),
+        };
+        let one = crate::secp256k1::field::FieldElement::ONE;
+        // Lane 0 of the pair (checked against lane 1) off in x, lane 3 (against 2) in y,
+        // lane 6 (against 7) in z.
+        let off = |c: &F, lane: usize| {
+            let mut v = c.to_lanes();
+            v[lane] = v[lane].add(&one);
+            F::from_lanes(&v)
+        };
+        let good = swap_neighbours(&group);
+        let bad = Jac8 {
+            x: off(&good.x, 0),
+            y: off(&good.y, 3),
+            z: off(&good.z, 6),
+        };
+        let mut checked = group;
+        spoil_unless_swapped(&mut checked, &good);
+        assert_eq!(checked.x.eq(&group.x), 0xFF);
+        let mut checked = group;
+        spoil_unless_swapped(&mut checked, &bad);
+        let zero = F::splat(&crate::secp256k1::field::FieldElement::ZERO);
+        assert_eq!(checked.x.eq(&zero), 1 << 1 | 1 << 2 | 1 << 7);
+        assert_eq!(checked.x.eq(&group.x), !(1 << 1 | 1 << 2 | 1 << 7));
     }
 
     /// A mode's number is its index in `Mode::ALL`, the C ABI's decoding.
@@ -264,8 +314,20 @@ mod tests {
                     z: F::from_lanes(&lane_pts.map(|j| j.z)),
                 };
                 let mut scalar = scalar_pts;
-                run(mode, PortableMul, &mut lanes, &mut scalar, iters);
+                let pair = run(mode, PortableMul, &mut lanes, &mut scalar, iters);
                 let got = crate::lanes::point::tests::jac_to_affine(&lanes);
+                // The second group: lane i holds lane i ^ 1's points, doubled in the pair
+                // modes only.
+                let pair_moved = matches!(mode, Mode::PairBlocks | Mode::Pair);
+                let got_pair = crate::lanes::point::tests::jac_to_affine(&pair);
+                for i in 0..LANES {
+                    let from = if pair_moved {
+                        want_lanes[i ^ 1]
+                    } else {
+                        lane_pts[i ^ 1]
+                    };
+                    assert!(same(&got_pair[i], &from.to_affine()), "{mode:?} pair {i}");
+                }
                 let lanes_moved = mode != Mode::Scalar;
                 for i in 0..LANES {
                     let want = if lanes_moved {
@@ -276,7 +338,10 @@ mod tests {
                     assert!(same(&got[i], &want.to_affine()), "{mode:?} lane {i}");
                 }
                 for (j, p) in scalar.iter().enumerate() {
-                    let want = if mode.has_scalar() {
+                    // Named here, not by `Mode::has_scalar` (the code under test).
+                    let scalar_moved =
+                        matches!(mode, Mode::Scalar | Mode::Block | Mode::Interleaved);
+                    let want = if scalar_moved {
                         want_scalar[j]
                     } else {
                         scalar_pts[j]
