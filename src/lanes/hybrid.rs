@@ -238,7 +238,7 @@ mod tests {
     use crate::lanes::LANES;
     use crate::lanes::field::Fe8;
     use crate::lanes::field29::Fe29;
-    use crate::lanes::point::tests::{points, same};
+    use crate::lanes::point::tests::{jac_to_affine, jac8, points, same};
     use crate::lanes::portable::Portable;
     use crate::secp256k1::field::Portable as PortableMul;
 
@@ -256,11 +256,7 @@ mod tests {
     fn pair_check_spoils_the_lanes_that_differ() {
         type F = Fe8<Portable>;
         let pts: [Jacobian; LANES] = points(3).map(|a| a.to_jacobian().double());
-        let group = Jac8::<F> {
-            x: F::from_lanes(&pts.map(|j| j.x)),
-            y: F::from_lanes(&pts.map(|j| j.y)),
-            z: F::from_lanes(&pts.map(|j| j.z)),
-        };
+        let group = jac8::<F>(&pts);
         let one = crate::secp256k1::field::FieldElement::ONE;
         // Lane 0 of the pair (checked against lane 1) off in x, lane 3 (against 2) in y,
         // lane 6 (against 7) in z.
@@ -308,18 +304,14 @@ mod tests {
                 want_scalar = want_scalar.map(|p| p.double());
             }
             for mode in Mode::ALL {
-                let mut lanes = Jac8::<F> {
-                    x: F::from_lanes(&lane_pts.map(|j| j.x)),
-                    y: F::from_lanes(&lane_pts.map(|j| j.y)),
-                    z: F::from_lanes(&lane_pts.map(|j| j.z)),
-                };
+                let mut lanes = jac8::<F>(&lane_pts);
                 let mut scalar = scalar_pts;
                 let pair = run(mode, PortableMul, &mut lanes, &mut scalar, iters);
-                let got = crate::lanes::point::tests::jac_to_affine(&lanes);
+                let got = jac_to_affine(&lanes);
                 // The second group: lane i holds lane i ^ 1's points, doubled in the pair
                 // modes only.
                 let pair_moved = matches!(mode, Mode::PairBlocks | Mode::Pair);
-                let got_pair = crate::lanes::point::tests::jac_to_affine(&pair);
+                let got_pair = jac_to_affine(&pair);
                 for i in 0..LANES {
                     let from = if pair_moved {
                         want_lanes[i ^ 1]

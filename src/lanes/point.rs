@@ -177,8 +177,10 @@ impl<F: LaneField> Jac8<F> {
 /// each reading only what the ones before it wrote (a value missing would be a bug here,
 /// never an input's doing). Inlined with constant step numbers, the `Option`s fold away;
 /// in the loop each pass tests the ones it reads. The straight-line form in
-/// [`Jac8::double_beside`] is the same formula; the tests check the steps on both fields,
-/// and each field's `double`, against the scalar core.
+/// [`Jac8::double_beside`] is the same formula written as a block: the steps unrolled in
+/// its place gave the IFMA engine 0.6 % more emulated instructions (27,397 → 27,557), so
+/// the block stays. The tests check the steps on both fields, and each field's `double`,
+/// against the scalar core.
 pub(crate) struct Doubling<F: LaneField> {
     p: Jac8<F>,
     /// X², unreduced.
@@ -322,6 +324,15 @@ pub(super) mod tests {
         }
     }
 
+    /// Eight Jacobian points as lanes (the inverse of [`jac_to_affine`] up to the frame).
+    pub(in crate::lanes) fn jac8<P: LaneField>(p: &[Jacobian; LANES]) -> Jac8<P> {
+        Jac8 {
+            x: P::from_lanes(&p.map(|j| j.x)),
+            y: P::from_lanes(&p.map(|j| j.y)),
+            z: P::from_lanes(&p.map(|j| j.z)),
+        }
+    }
+
     /// The eight lanes of `j` as affine points (none at infinity).
     pub(in crate::lanes) fn jac_to_affine<P: LaneField>(j: &Jac8<P>) -> [Affine; LANES] {
         let (x, y, z) = (j.x.to_lanes(), j.y.to_lanes(), j.z.to_lanes());
@@ -352,11 +363,7 @@ pub(super) mod tests {
             let q = points(seed + 100);
             // A Jacobian P with Z ≠ 1: double it once.
             let pj: [Jacobian; LANES] = p.map(|a| a.to_jacobian().double());
-            let p8 = Jac8::<P> {
-                x: P::from_lanes(&pj.map(|j| j.x)),
-                y: P::from_lanes(&pj.map(|j| j.y)),
-                z: P::from_lanes(&pj.map(|j| j.z)),
-            };
+            let p8 = jac8::<P>(&pj);
             let d = jac_to_affine(&p8.double());
             let (s, ratio, deg) = p8.add_affine(&aff8::<P>(&q));
             assert_eq!(deg, 0);
@@ -401,11 +408,7 @@ pub(super) mod tests {
     fn both_forms<P: LaneField>() {
         for seed in 0..12 {
             let pj: [Jacobian; LANES] = points(seed).map(|a| a.to_jacobian().double());
-            let p8 = Jac8::<P> {
-                x: P::from_lanes(&pj.map(|j| j.x)),
-                y: P::from_lanes(&pj.map(|j| j.y)),
-                z: P::from_lanes(&pj.map(|j| j.z)),
-            };
+            let p8 = jac8::<P>(&pj);
             let mut d = Doubling::new(p8);
             for i in 0..Doubling::<P>::STEPS {
                 d.step(i);

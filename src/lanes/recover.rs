@@ -645,7 +645,7 @@ pub(crate) fn lift_recover_avx512f_body(inps: &[Input8], outs: &mut [Output8]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::point::tests::{jac_to_affine, same};
+    use super::super::point::tests::{jac_to_affine, jac8, same};
     use super::*;
     use crate::lanes::field::Fe8;
     use crate::lanes::field29::Fe29;
@@ -662,14 +662,6 @@ mod tests {
             acc = acc.add_ge(&G).0;
             acc.to_affine()
         })
-    }
-
-    fn jac8<P: LaneField>(p: &[Jacobian; LANES]) -> Jac8<P> {
-        Jac8 {
-            x: P::from_lanes(&p.map(|j| j.x)),
-            y: P::from_lanes(&p.map(|j| j.y)),
-            z: P::from_lanes(&p.map(|j| j.z)),
-        }
     }
 
     /// The joint table's entries against the scalar core: entry j of each lane, brought

@@ -60,8 +60,6 @@ fn main() {
             println!("{name}: not measured here (this CPU lacks its features)");
             continue;
         }
-        // The arrangements agree: lanes from the lane run, scalar points from the scalar
-        // run, for each k.
         // The pair modes: the first group as the lane doubling alone (the entry checks the
         // second group against it and spoils the first where they disagree).
         let (lanes, _) = result(engine, Mode::Lanes, 1, 37).unwrap();
@@ -69,6 +67,8 @@ fn main() {
             let (l, _) = result(engine, mode, 1, 37).unwrap();
             assert_eq!(l, lanes, "{name} {mode:?}: lanes differ");
         }
+        // The arrangements agree: lanes from the lane run, scalar points from the scalar
+        // run, for each k.
         for k in [1, 2] {
             let (lanes, _) = result(engine, Mode::Lanes, k, 37).unwrap();
             let (_, scalar) = result(engine, Mode::Scalar, k, 37).unwrap();
